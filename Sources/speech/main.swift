@@ -1,0 +1,2 @@
+// Placeholder: replaced by the CLI work.
+print("speech: not built yet")
