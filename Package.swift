@@ -65,6 +65,8 @@ let package = Package(
                     swiftSettings: swift6),
         .testTarget(name: "CompatTests", dependencies: ["AVFoundation", "CoreMedia", "TestSupport"],
                     swiftSettings: swift6),
+        .testTarget(name: "SpeechTests", dependencies: ["Speech", "TestSupport"],
+                    swiftSettings: swift6),
         .testTarget(name: "speechCLITests", dependencies: ["SpeechCLI", "TestSupport"],
                     swiftSettings: swift6),
         // Full-model tests on real speech (run in release: see README).
