@@ -27,12 +27,14 @@ let package = Package(
                        providers: [.apt(["libasound2-dev"])]),
         .systemLibrary(name: "CSoxr", path: "Compat/System/CSoxr", pkgConfig: "soxr",
                        providers: [.apt(["libsoxr-dev"])]),
+        .systemLibrary(name: "CZlib", path: "Compat/System/CZlib", pkgConfig: "zlib",
+                       providers: [.apt(["zlib1g-dev"])]),
         // F16C half→float conversion (~20x faster than the generic Float16 path).
         .target(name: "CFloat16", path: "Compat/System/CFloat16"),
 
         // MARK: Engine (no Apple names in here)
         .target(name: "SpeechEngine",
-                dependencies: ["CBLAS", "CSndFile", "CSoxr", "CFloat16"],
+                dependencies: ["CBLAS", "CSndFile", "CSoxr", "CFloat16", "CZlib"],
                 swiftSettings: swift6),
         // WER/CER scoring with Whisper's text normalisers (eval, compare, migrate-test).
         .target(name: "SpeechEvaluation", swiftSettings: swift6),

@@ -1,2 +1,0 @@
-// Placeholder: replaced by the evaluation work (WER/CER with Whisper's normalisers).
-public enum WordErrorRatePlaceholder {}
