@@ -1,0 +1,125 @@
+import Foundation
+import SpeechEngine
+
+/// The one place where engine errors become Apple-shaped errors.
+///
+/// The legacy face reports the `NSError`s apps actually receive from
+/// `SFSpeechRecognitionTask` (`kAFAssistantErrorDomain`, `kLSRErrorDomain`,
+/// API.md §1.2.3), whose domains Apple never exported as constants; the modern
+/// face throws `SFSpeechError` (§1.2.1, §1.2.2) or `CancellationError`.
+enum ErrorMapping {
+    /// The Siri/assistant domain of the legacy recognizer's runtime errors.
+    static let assistantDomain = "kAFAssistantErrorDomain"
+    /// The local speech recognition domain of the legacy recognizer.
+    static let localSpeechDomain = "kLSRErrorDomain"
+
+    /// The legacy runtime errors, as `(domain, code, description)`.
+    enum Legacy {
+        /// Assets are not installed (kLSRErrorDomain 102).
+        case assetsNotInstalled
+        /// Siri or Dictation is disabled (kLSRErrorDomain 201).
+        case dictationDisabled
+        /// Failed to initialize recognizer (kLSRErrorDomain 300).
+        case initializationFailed
+        /// Request was canceled (kLSRErrorDomain 301).
+        case cancelled
+        /// Failure occurred during speech recognition (kAFAssistantErrorDomain 203).
+        case recognitionFailed
+        /// Trying to start recognition while an earlier instance is active (kAFAssistantErrorDomain 1100).
+        case alreadyActive
+        /// Failed to recognize any speech (kAFAssistantErrorDomain 1110).
+        case noSpeech
+        /// Request is not authorized (kAFAssistantErrorDomain 1700).
+        case notAuthorized
+
+        var domain: String {
+            switch self {
+            case .assetsNotInstalled, .dictationDisabled, .initializationFailed, .cancelled: localSpeechDomain
+            case .recognitionFailed, .alreadyActive, .noSpeech, .notAuthorized: assistantDomain
+            }
+        }
+
+        var code: Int {
+            switch self {
+            case .assetsNotInstalled: 102
+            case .dictationDisabled: 201
+            case .initializationFailed: 300
+            case .cancelled: 301
+            case .recognitionFailed: 203
+            case .alreadyActive: 1100
+            case .noSpeech: 1110
+            case .notAuthorized: 1700
+            }
+        }
+
+        /// Apple's description of the code (the `error.md` table).
+        var message: String {
+            switch self {
+            case .assetsNotInstalled: "Assets are not installed."
+            case .dictationDisabled: "Siri or Dictation is disabled."
+            case .initializationFailed: "Failed to initialize recognizer."
+            case .cancelled: "Recognition request was canceled."
+            case .recognitionFailed: "Failure occurred during speech recognition."
+            case .alreadyActive: "Trying to start recognition while an earlier instance is still active."
+            case .noSpeech: "No speech detected"
+            case .notAuthorized: "Request is not authorized."
+            }
+        }
+
+        /// The `NSError` apps switch on, with an optional reason and cause.
+        func error(reason: String? = nil, underlying: (any Error)? = nil) -> NSError {
+            var info: [String: Any] = [NSLocalizedDescriptionKey: message]
+            if let reason { info[NSLocalizedFailureReasonErrorKey] = reason }
+            if let underlying { info[NSUnderlyingErrorKey] = underlying }
+            return NSError(domain: domain, code: code, userInfo: info)
+        }
+    }
+
+    /// The legacy error for an engine failure.
+    ///
+    /// Unreadable or undecodable audio is `SFSpeechError.audioReadFailed`
+    /// (SFSpeechErrorDomain 2), the one public code about audio sources.
+    static func legacyError(for error: EngineError) -> any Error {
+        switch error.code {
+        case .cancelled:
+            return Legacy.cancelled.error(underlying: error)
+        case .modelNotFound, .assetInstallFailed, .unsupportedLanguage:
+            return Legacy.assetsNotInstalled.error(reason: error.message, underlying: error)
+        case .invalidModelFile:
+            return Legacy.initializationFailed.error(reason: error.message, underlying: error)
+        case .unreadableAudio, .unsupportedAudioFormat, .audioDeviceUnavailable:
+            return SFSpeechError(.audioReadFailed, userInfo: info(error))
+        default:
+            return Legacy.recognitionFailed.error(reason: error.message, underlying: error)
+        }
+    }
+
+    /// The modern-face error for an engine failure: `CancellationError` for
+    /// cancellation, otherwise an `SFSpeechError` carrying the engine's message.
+    static func speechError(for error: EngineError) -> any Error {
+        let code: SFSpeechError.Code
+        switch error.code {
+        case .cancelled: return CancellationError()
+        case .modelNotFound, .assetInstallFailed, .invalidModelFile: code = .noModel
+        case .unsupportedLanguage: code = .cannotAllocateUnsupportedLocale
+        case .unsupportedAudioFormat: code = .unexpectedAudioFormat
+        case .unreadableAudio, .audioDeviceUnavailable: code = .audioReadFailed
+        case .invalidArgument: code = .missingParameter
+        default: code = .internalServiceError
+        }
+        return SFSpeechError(code, userInfo: info(error))
+    }
+
+    /// Any error from below the faces (engine or file reading) as a legacy error.
+    static func legacyError(forAny error: any Error) -> any Error {
+        if let engineError = error as? EngineError { return legacyError(for: engineError) }
+        if error is SFSpeechError { return error }
+        let nsError = error as NSError
+        if nsError.domain == assistantDomain || nsError.domain == localSpeechDomain { return error }
+        return Legacy.recognitionFailed.error(reason: error.localizedDescription, underlying: error)
+    }
+
+    private static func info(_ error: EngineError) -> [String: Any] {
+        [NSLocalizedFailureReasonErrorKey: error.message, NSUnderlyingErrorKey: error]
+    }
+}
