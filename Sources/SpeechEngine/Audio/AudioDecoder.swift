@@ -1,0 +1,117 @@
+import CSndFile
+import Foundation
+
+/// Reads audio files into the engine's input format: 16 kHz mono Float in [-1, 1].
+///
+/// Decoding is libsndfile's (WAV, FLAC, OGG/Vorbis, OGG/Opus, MP3, AIFF, …; no AAC/M4A),
+/// channels are averaged (`Downmix`), and the rate is converted with libsoxr
+/// (`Resampler`), all streamed in blocks so long files never sit in memory twice.
+///
+/// Errors name the file and say what to do. Decoded MP3 keeps the encoder's padding
+/// (LAME adds ~1,600 samples of leading silence).
+public enum AudioDecoder {
+    /// The engine's sample rate in Hz.
+    public static let sampleRate = 16_000.0
+    /// Frames read from libsndfile per block.
+    private static let blockFrameCount = 65_536
+
+    /// Decodes any file libsndfile reads, at any rate and channel count, to 16 kHz mono
+    /// Float samples in [-1, 1].
+    ///
+    /// A zero-byte file, or a valid file with no frames, gives `[]`.
+    ///
+    /// - Throws: `EngineError(.unreadableAudio)` for a missing, unreadable, malformed or
+    ///   truncated file; `EngineError(.unsupportedAudioFormat)` for a file libsndfile does
+    ///   not recognise or an encoding it cannot decode. The message names the file.
+    public static func decode(contentsOf url: URL) throws -> [Float] {
+        let path = url.path
+        try checkReadableFile(at: path)
+        if (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) == 0 {
+            return []
+        }
+        var info = SF_INFO()
+        guard let file = sf_open(path, Int32(SFM_READ), &info) else {
+            throw openError(path: path, code: sf_error(nil), reason: String(cString: sf_strerror(nil)))
+        }
+        defer { sf_close(file) }
+        guard info.channels > 0, info.samplerate > 0 else {
+            throw EngineError(.unsupportedAudioFormat,
+                              "'\(path)' declares \(info.channels) channels at \(info.samplerate) Hz; convert it to a standard WAV or FLAC file.")
+        }
+        // Integer formats are scaled to [-1, 1) by libsndfile (SFC_SET_NORM_FLOAT is on by default).
+        let samples = try readMono16k(file, info: info, path: path)
+        if isTruncated(file) {
+            throw EngineError(.unreadableAudio,
+                              "'\(path)' is truncated: its header promises more audio than the file holds. Re-export or re-download it.")
+        }
+        return samples
+    }
+
+    /// Reads all frames block by block, downmixes, resamples and clamps to [-1, 1].
+    private static func readMono16k(_ file: OpaquePointer, info: SF_INFO, path: String) throws -> [Float] {
+        let channels = Int(info.channels)
+        let resampler = try Resampler(inputRate: Double(info.samplerate), outputRate: sampleRate)
+        var block = [Float](repeating: 0, count: blockFrameCount * channels)
+        var output: [Float] = []
+        if info.frames > 0 && info.frames < Int64(Int32.max) {
+            output.reserveCapacity(Int(Double(info.frames) * sampleRate / Double(info.samplerate)) + 1_024)
+        }
+        var framesRead: Int64 = 0
+        while true {
+            let count = block.withUnsafeMutableBufferPointer { buffer in
+                sf_readf_float(file, buffer.baseAddress, sf_count_t(blockFrameCount))
+            }
+            if count <= 0 { break }
+            framesRead += count
+            let interleaved = count == blockFrameCount ? block : Array(block[0..<(Int(count) * channels)])
+            output.append(contentsOf: resampler.process(Downmix.mono(interleaved: interleaved, channelCount: channels)))
+        }
+        let status = sf_error(file)
+        if status != Int32(SF_ERR_NO_ERROR) {
+            throw EngineError(.unreadableAudio,
+                              "'\(path)' could not be decoded after \(framesRead) frames (\(String(cString: sf_strerror(file)))); the file is corrupted or truncated.")
+        }
+        output.append(contentsOf: resampler.finish())
+        for index in output.indices { output[index] = min(1, max(-1, output[index])) }
+        return output
+    }
+
+    /// Throws `.unreadableAudio` unless `path` names an existing regular, readable file.
+    private static func checkReadableFile(at path: String) throws {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw EngineError(.unreadableAudio, "No audio file at '\(path)'. Check the path.")
+        }
+        guard !isDirectory.boolValue else {
+            throw EngineError(.unreadableAudio, "'\(path)' is a directory, not an audio file.")
+        }
+        guard FileManager.default.isReadableFile(atPath: path) else {
+            throw EngineError(.unreadableAudio, "'\(path)' is not readable; check its permissions.")
+        }
+    }
+
+    /// Maps a failed `sf_open` to the engine's error codes.
+    private static func openError(path: String, code: Int32, reason: String) -> EngineError {
+        switch code {
+        case Int32(SF_ERR_UNRECOGNISED_FORMAT), Int32(SF_ERR_UNSUPPORTED_ENCODING):
+            return EngineError(.unsupportedAudioFormat,
+                               "'\(path)' is not audio in a format libsndfile decodes (\(reason)). Use WAV, FLAC, OGG/Vorbis, OGG/Opus or MP3.")
+        default:
+            return EngineError(.unreadableAudio,
+                               "'\(path)' could not be read as audio (\(reason)); it may be truncated or corrupted.")
+        }
+    }
+
+    /// libsndfile opens a WAV/AIFF whose data chunk runs past the end of the file and
+    /// quietly shortens it; its log records that (`... should be ...`). Treat that as
+    /// truncation rather than decoding part of the file.
+    private static func isTruncated(_ file: OpaquePointer) -> Bool {
+        var log = [CChar](repeating: 0, count: 4_096)
+        let length = log.withUnsafeMutableBufferPointer { buffer in
+            sf_command(file, Int32(SFC_GET_LOG_INFO), buffer.baseAddress, Int32(buffer.count))
+        }
+        guard length > 0 else { return false }
+        let text = String(decoding: log.prefix(Int(length)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return text.contains("should be")
+    }
+}
