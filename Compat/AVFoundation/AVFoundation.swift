@@ -1,2 +1,83 @@
 // `import AVFoundation` re-exports CoreMedia, as Apple code expects (API.md §0.3).
 @_exported import CoreMedia
+// Apple's AVFoundation re-exports Foundation (`URL`, `NSError`, `Notification`).
+@_exported import Foundation
+
+/// A number of sample frames.
+public typealias AVAudioFrameCount = UInt32
+/// A number of packets (for PCM, one packet is one frame).
+public typealias AVAudioPacketCount = UInt32
+/// A number of audio channels.
+public typealias AVAudioChannelCount = UInt32
+/// A position in a file or stream, in sample frames.
+public typealias AVAudioFramePosition = Int64
+/// The index of a node's input or output bus.
+public typealias AVAudioNodeBus = Int
+/// The block a node tap receives: a buffer of captured audio and its time.
+public typealias AVAudioNodeTapBlock = (AVAudioPCMBuffer, AVAudioTime) -> Void
+/// The block an `AVAudioConverter` pulls input from: it gets the number of
+/// packets wanted and an out-parameter for the input status.
+public typealias AVAudioConverterInputBlock =
+    (AVAudioPacketCount, UnsafeMutablePointer<AVAudioConverterInputStatus>) -> AVAudioBuffer?
+
+/// An out-parameter for an `NSError`, as Objective-C methods take it.
+/// - Note: swift-corelibs-foundation has no `NSErrorPointer`; this spelling makes
+///   `converter.convert(to: out, error: &error) { … }` compile unchanged.
+public typealias NSErrorPointer = UnsafeMutablePointer<NSError?>?
+
+/// A Core Audio format identifier (a four-character code).
+public typealias AudioFormatID = UInt32
+/// Linear PCM (`'lpcm'`).
+public let kAudioFormatLinearPCM: AudioFormatID = 0x6C70_636D
+/// MPEG-4 AAC (`'aac '`).
+/// - Note: Not decodable on Linux (libsndfile has no AAC); files report it as unsupported.
+public let kAudioFormatMPEG4AAC: AudioFormatID = 0x6161_6320
+/// Free Lossless Audio Codec (`'flac'`).
+public let kAudioFormatFLAC: AudioFormatID = 0x666C_6163
+/// Opus (`'opus'`).
+public let kAudioFormatOpus: AudioFormatID = 0x6F70_7573
+/// MPEG-1/2 Layer 3 (`'.mp3'`).
+public let kAudioFormatMPEGLayer3: AudioFormatID = 0x2E6D_7033
+/// Apple Lossless (`'alac'`).
+public let kAudioFormatAppleLossless: AudioFormatID = 0x616C_6163
+
+/// Ogg Vorbis. Core Audio has no public constant for it; SpeechCompat reports
+/// Vorbis files with this code (`'vorb'`).
+let speechCompatAudioFormatVorbis: AudioFormatID = 0x766F_7262
+
+/// The error domain for Core Audio `OSStatus` codes.
+/// - Note: Foundation on Linux lacks this constant; it has the same value as on Apple platforms.
+public let NSOSStatusErrorDomain = "NSOSStatusErrorDomain"
+
+/// Settings key: the format ID (`AudioFormatID`).
+public let AVFormatIDKey = "AVFormatIDKey"
+/// Settings key: the sample rate in hertz (`Double`).
+public let AVSampleRateKey = "AVSampleRateKey"
+/// Settings key: the number of channels (`Int`).
+public let AVNumberOfChannelsKey = "AVNumberOfChannelsKey"
+/// Settings key: bits per linear-PCM sample (8, 16, 24 or 32).
+public let AVLinearPCMBitDepthKey = "AVLinearPCMBitDepthKey"
+/// Settings key: whether linear-PCM samples are floating point (`Bool`).
+public let AVLinearPCMIsFloatKey = "AVLinearPCMIsFloatKey"
+/// Settings key: whether linear-PCM samples are big-endian (`Bool`).
+public let AVLinearPCMIsBigEndianKey = "AVLinearPCMIsBigEndianKey"
+/// Settings key: whether linear-PCM channels are stored apart (`Bool`).
+public let AVLinearPCMIsNonInterleaved = "AVLinearPCMIsNonInterleaved"
+/// Settings key: the encoder quality (an `AVAudioQuality` raw value).
+public let AVEncoderAudioQualityKey = "AVEncoderAudioQualityKey"
+/// Settings key: the encoder bit rate in bits per second.
+public let AVEncoderBitRateKey = "AVEncoderBitRateKey"
+
+/// Encoder quality levels for `AVEncoderAudioQualityKey`.
+public enum AVAudioQuality: Int, Sendable {
+    /// The lowest quality.
+    case min = 0
+    /// Low quality.
+    case low = 0x20
+    /// Medium quality.
+    case medium = 0x40
+    /// High quality.
+    case high = 0x60
+    /// The highest quality.
+    case max = 0x7F
+}

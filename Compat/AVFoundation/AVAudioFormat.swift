@@ -1,0 +1,127 @@
+// AVAudioFormat: an immutable description of an audio stream (API.md §2.3).
+
+/// Describes a stream of audio: sample rate, channel count, sample format and
+/// layout.
+///
+/// PCM formats with a common sample format (Float32, Float64, Int16, Int32)
+/// can back an `AVAudioPCMBuffer`. Other formats (FLAC, Opus, 24-bit integer,
+/// …) describe files on disk and report `.otherFormat`.
+/// - Note: On Linux formats compare by content through `isEqual(_:)`, as on
+///   Apple platforms, so `buffer.format != targetFormat` works.
+open class AVAudioFormat: NSObject, @unchecked Sendable {
+    /// Frames per second.
+    public let sampleRate: Double
+    /// The number of channels.
+    public let channelCount: AVAudioChannelCount
+    /// The common sample format, or `.otherFormat`.
+    public let commonFormat: AVAudioCommonFormat
+    /// Whether channels are interleaved in one buffer.
+    public let isInterleaved: Bool
+    /// The Core Audio format ID (`kAudioFormatLinearPCM` for PCM).
+    let formatID: AudioFormatID
+    /// Bits per sample for linear PCM (16, 24, 32, 64), 0 when not applicable.
+    let bitDepth: Int
+    /// Whether linear-PCM samples are floating point.
+    let isFloat: Bool
+    /// An explicit layout given at creation, for more than two channels.
+    private let explicitLayout: AVAudioChannelLayout?
+
+    /// The designated initializer over every field.
+    init(formatID: AudioFormatID, sampleRate: Double, channelCount: AVAudioChannelCount,
+         bitDepth: Int, isFloat: Bool, interleaved: Bool, layout: AVAudioChannelLayout? = nil) {
+        self.formatID = formatID
+        self.sampleRate = sampleRate
+        self.channelCount = channelCount
+        self.bitDepth = bitDepth
+        self.isFloat = isFloat
+        self.isInterleaved = interleaved
+        self.commonFormat = formatID == kAudioFormatLinearPCM
+            ? AVAudioCommonFormat.linearPCM(bitDepth: bitDepth, isFloat: isFloat) : .otherFormat
+        self.explicitLayout = layout
+        super.init()
+    }
+
+    /// Creates a PCM format with a common sample format.
+    ///
+    /// Returns `nil` for `.otherFormat`, zero channels or a sample rate that is
+    /// not positive and finite.
+    public convenience init?(commonFormat format: AVAudioCommonFormat, sampleRate: Double,
+                             channels: AVAudioChannelCount, interleaved: Bool) {
+        guard format != .otherFormat, channels > 0, sampleRate > 0, sampleRate.isFinite else { return nil }
+        self.init(formatID: kAudioFormatLinearPCM, sampleRate: sampleRate, channelCount: channels,
+                  bitDepth: format.bitDepth, isFloat: format.isFloat, interleaved: interleaved)
+    }
+
+    /// Creates a PCM format with a common sample format and a channel layout.
+    public convenience init(commonFormat format: AVAudioCommonFormat, sampleRate: Double,
+                            interleaved: Bool, channelLayout layout: AVAudioChannelLayout) {
+        self.init(formatID: kAudioFormatLinearPCM, sampleRate: sampleRate, channelCount: layout.channelCount,
+                  bitDepth: format.bitDepth, isFloat: format.isFloat, interleaved: interleaved, layout: layout)
+    }
+
+    /// Creates the standard format: Float32, deinterleaved.
+    public convenience init?(standardFormatWithSampleRate sampleRate: Double, channels: AVAudioChannelCount) {
+        self.init(commonFormat: .pcmFormatFloat32, sampleRate: sampleRate, channels: channels, interleaved: false)
+    }
+
+    /// Creates the standard format (Float32, deinterleaved) for a channel layout.
+    public convenience init(standardFormatWithSampleRate sampleRate: Double, channelLayout layout: AVAudioChannelLayout) {
+        self.init(commonFormat: .pcmFormatFloat32, sampleRate: sampleRate, interleaved: false, channelLayout: layout)
+    }
+
+    /// Whether the format is Float32 and deinterleaved.
+    open var isStandard: Bool { commonFormat == .pcmFormatFloat32 && !isInterleaved }
+
+    /// The channel layout; `nil` for mono and stereo, as on Apple platforms.
+    open var channelLayout: AVAudioChannelLayout? {
+        if let explicitLayout { return explicitLayout }
+        return channelCount > 2 ? AVAudioChannelLayout.defaultLayout(channelCount: channelCount) : nil
+    }
+
+    /// Bytes per frame in one buffer of a PCM buffer (0 for non-PCM formats).
+    var bytesPerFrame: Int {
+        guard commonFormat != .otherFormat else { return 0 }
+        return commonFormat.bytesPerSample * (isInterleaved ? Int(channelCount) : 1)
+    }
+
+    /// Whether two formats describe the same stream: same rate, channels,
+    /// sample format, layout and encoding.
+    open override func isEqual(_ object: Any?) -> Bool {
+        guard let other = object as? AVAudioFormat else { return false }
+        return other.sampleRate == sampleRate && other.channelCount == channelCount
+            && other.formatID == formatID && other.bitDepth == bitDepth && other.isFloat == isFloat
+            && other.isInterleaved == isInterleaved
+    }
+
+    /// A hash consistent with `isEqual(_:)`.
+    open override var hash: Int {
+        var hasher = Hasher()
+        hasher.combine(sampleRate)
+        hasher.combine(channelCount)
+        hasher.combine(formatID)
+        hasher.combine(bitDepth)
+        hasher.combine(isFloat)
+        hasher.combine(isInterleaved)
+        return hasher.finalize()
+    }
+
+    /// A readable summary such as `<AVAudioFormat: 1 ch, 16000 Hz, Float32>`.
+    open override var description: String {
+        let kind: String
+        switch commonFormat {
+        case .pcmFormatFloat32: kind = "Float32"
+        case .pcmFormatFloat64: kind = "Float64"
+        case .pcmFormatInt16: kind = "Int16"
+        case .pcmFormatInt32: kind = "Int32"
+        case .otherFormat: kind = formatID == kAudioFormatLinearPCM ? "\(bitDepth)-bit PCM" : fourCharacterCode(formatID)
+        }
+        let layout = channelCount > 1 ? (isInterleaved ? ", interleaved" : ", deinterleaved") : ""
+        return "<AVAudioFormat: \(channelCount) ch, \(Int(sampleRate)) Hz, \(kind)\(layout)>"
+    }
+}
+
+/// The four characters of a Core Audio code, e.g. `flac`.
+func fourCharacterCode(_ code: UInt32) -> String {
+    let bytes = [24, 16, 8, 0].map { UInt8((code >> UInt32($0)) & 0xFF) }
+    return String(decoding: bytes, as: UTF8.self)
+}
