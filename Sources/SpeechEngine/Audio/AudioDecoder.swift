@@ -40,9 +40,8 @@ public enum AudioDecoder {
         }
         // Integer formats are scaled to [-1, 1) by libsndfile (SFC_SET_NORM_FLOAT is on by default).
         let samples = try readMono16k(file, info: info, path: path)
-        if isTruncated(file) {
-            throw EngineError(.unreadableAudio,
-                              "'\(path)' is truncated: its header promises more audio than the file holds. Re-export or re-download it.")
+        if dataChunkOverrunsFile(file) {
+            throw truncated(path)
         }
         return samples
     }
@@ -70,6 +69,9 @@ public enum AudioDecoder {
         if status != Int32(SF_ERR_NO_ERROR) {
             throw EngineError(.unreadableAudio,
                               "'\(path)' could not be decoded after \(framesRead) frames (\(String(cString: sf_strerror(file)))); the file is corrupted or truncated.")
+        }
+        if endsEarly(info: info, framesRead: framesRead) {
+            throw truncated(path)
         }
         output.append(contentsOf: resampler.finish())
         for index in output.indices { output[index] = min(1, max(-1, output[index])) }
@@ -102,16 +104,42 @@ public enum AudioDecoder {
         }
     }
 
+    private static func truncated(_ path: String) -> EngineError {
+        EngineError(.unreadableAudio,
+                    "'\(path)' is truncated: its header promises more audio than the file holds. Re-export or re-download it.")
+    }
+
+    /// Whether the stream stopped short of the length its container declares.
+    ///
+    /// FLAC (STREAMINFO) and LAME MP3 (Xing header) know their length; MP3 gets two
+    /// frames (2 × 1152 samples) of slack for length estimates. A finished Ogg stream
+    /// ends with a page carrying its final position, so an Ogg file whose length
+    /// libsndfile cannot find (`SF_COUNT_MAX`) was cut off.
+    private static func endsEarly(info: SF_INFO, framesRead: Int64) -> Bool {
+        let container = info.format & Int32(SF_FORMAT_TYPEMASK)
+        if info.frames == Int64.max { return container == Int32(SF_FORMAT_OGG) }
+        let slack: Int64 = container == Int32(SF_FORMAT_MPEG) ? 2 * 1_152 : 0
+        return framesRead + slack < info.frames
+    }
+
     /// libsndfile opens a WAV/AIFF whose data chunk runs past the end of the file and
-    /// quietly shortens it; its log records that (`... should be ...`). Treat that as
-    /// truncation rather than decoding part of the file.
-    private static func isTruncated(_ file: OpaquePointer) -> Bool {
-        var log = [CChar](repeating: 0, count: 4_096)
+    /// quietly shortens it; its log records that (`data : 352044 (should be 100000)`).
+    /// Streaming writers that leave the size as 0 or 0xFFFFFFFF are not truncation.
+    private static func dataChunkOverrunsFile(_ file: OpaquePointer) -> Bool {
+        var log = [CChar](repeating: 0, count: 8_192)
         let length = log.withUnsafeMutableBufferPointer { buffer in
             sf_command(file, Int32(SFC_GET_LOG_INFO), buffer.baseAddress, Int32(buffer.count))
         }
         guard length > 0 else { return false }
         let text = String(decoding: log.prefix(Int(length)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        return text.contains("should be")
+        let placeholders: Set<Int64> = [0, 0xFFFF_FFFF, 0x7FFF_FFFF]
+        for line in text.split(separator: "\n") {
+            // "data : 1940400 (should be 99956)": declared size, then what the file holds.
+            let numbers = line.split(whereSeparator: { !$0.isNumber }).compactMap { Int64($0) }
+            guard line.contains("should be"), numbers.count >= 2 else { continue }
+            let declared = numbers[numbers.count - 2], available = numbers[numbers.count - 1]
+            if declared > available && !placeholders.contains(declared) { return true }
+        }
+        return false
     }
 }
