@@ -1,0 +1,156 @@
+import Foundation
+
+extension BPETokenizer {
+    /// Loads the tokenizer of an installed model from `directory/tokenizer.json`
+    /// (Hugging Face `tokenizers` format: a byte-level BPE `model.vocab` and
+    /// `model.merges`, the latter as `"a b"` strings or `["a", "b"]` pairs).
+    ///
+    /// - Parameters:
+    ///   - directory: the model folder, e.g. `AssetStore.default.directory(for: .whisperBase)`.
+    ///   - isMultilingual: whether the model is multilingual; it fixes the
+    ///     special-token ids and must agree with the file's `<|endoftext|>` id.
+    /// - Throws: `EngineError` `.modelNotFound` when the file is missing,
+    ///   `.invalidModelFile` when it is unreadable, malformed or for the other
+    ///   kind of model. Messages name the file and the install command.
+    public init(directory: URL, isMultilingual: Bool) throws {
+        let file = directory.appendingPathComponent("tokenizer.json")
+        let fix = Self.fixCommand(for: directory)
+        guard FileManager.default.fileExists(atPath: file.path) else {
+            throw EngineError(.modelNotFound, "No tokenizer at \(file.path). Run \(fix) to install the model.")
+        }
+        let contents: TokenizerFile
+        do {
+            contents = try JSONDecoder().decode(TokenizerFile.self, from: Data(contentsOf: file))
+        } catch {
+            throw EngineError(.invalidModelFile,
+                              "\(file.path) is not a readable tokenizer.json. Run \(fix) to reinstall the model.",
+                              underlying: error)
+        }
+        do {
+            try self.init(contents: contents, isMultilingual: isMultilingual)
+        } catch let problem as TokenizerFileProblem {
+            throw EngineError(.invalidModelFile, "\(file.path): \(problem.reason). Run \(fix) to reinstall the model.")
+        }
+    }
+
+    /// Builds the byte table, the token bytes and the merge table from a
+    /// decoded `tokenizer.json`.
+    private init(contents: TokenizerFile, isMultilingual: Bool) throws {
+        let specialTokens = SpecialTokens(isMultilingual: isMultilingual)
+        let textTokenCount = specialTokens.endOfText
+        if let declared = contents.addedTokens?.first(where: { $0.content == "<|endoftext|>" })?.id,
+           declared != specialTokens.endOfText {
+            let kind = isMultilingual ? "a multilingual" : "an English-only"
+            throw TokenizerFileProblem(reason: "<|endoftext|> is token \(declared), so this is not \(kind) model's tokenizer")
+        }
+
+        // Token bytes, indexed by id; every text id must be spelled once.
+        var spellings = [String?](repeating: nil, count: textTokenCount)
+        for (spelling, id) in contents.model.vocab where id >= 0 && id < textTokenCount {
+            spellings[id] = spelling
+        }
+        var storage: [UInt8] = []
+        storage.reserveCapacity(textTokenCount * 6)
+        var offsets: [Int] = [0]
+        offsets.reserveCapacity(textTokenCount + 1)
+        for (id, spelling) in spellings.enumerated() {
+            guard let spelling else { throw TokenizerFileProblem(reason: "the vocabulary has no token \(id)") }
+            guard let bytes = ByteLevelAlphabet.bytes(ofSpelling: spelling) else {
+                throw TokenizerFileProblem(reason: "token \(id) is not byte-level text")
+            }
+            storage.append(contentsOf: bytes)
+            offsets.append(storage.count)
+        }
+
+        // One token per byte value, the starting point of every encoding.
+        let vocab = contents.model.vocab
+        var byteTokens: [Int32] = []
+        byteTokens.reserveCapacity(256)
+        for scalar in ByteLevelAlphabet.scalarForByte {
+            guard let id = vocab[String(scalar)], id < textTokenCount else {
+                throw TokenizerFileProblem(reason: "the vocabulary lacks the byte token \(scalar)")
+            }
+            byteTokens.append(Int32(id))
+        }
+
+        // Merges by rank: the pair's tokens and the token their spelling makes.
+        var merges: [UInt64: Merge] = [:]
+        merges.reserveCapacity(contents.model.merges.count)
+        for (rank, pair) in contents.model.merges.enumerated() {
+            guard let left = vocab[pair.left], let right = vocab[pair.right],
+                  let merged = vocab[pair.left + pair.right], merged < textTokenCount else {
+                throw TokenizerFileProblem(reason: "merge \(rank) (\(pair.left) \(pair.right)) names unknown tokens")
+            }
+            let key = Self.pairKey(Int32(left), Int32(right))
+            if merges[key] == nil {
+                merges[key] = Merge(rank: Int32(rank), merged: Int32(merged))
+            }
+        }
+        // A tokenizer.json published with the same Whisper weights lost its
+        // first merge ("Ġ t"); encoding with it silently gives wrong ids.
+        if let space = vocab["Ġ"], let t = vocab["t"], vocab["Ġt"] != nil,
+           merges[Self.pairKey(Int32(space), Int32(t))] == nil {
+            throw TokenizerFileProblem(reason: "the merge table lacks the merge \"Ġ t\" (a known broken copy)")
+        }
+
+        self.init(specialTokens: specialTokens, byteTokens: byteTokens, merges: merges,
+                  tokenByteStorage: storage, tokenByteOffsets: offsets)
+    }
+
+    /// The command that (re)installs the model living in `directory`.
+    static func fixCommand(for directory: URL) -> String {
+        let name = ModelName(rawValue: directory.lastPathComponent)?.rawValue ?? "<model>"
+        return "`speech assets install \(name)`"
+    }
+}
+
+/// Why a `tokenizer.json` cannot be used; turned into an `EngineError` naming the file.
+private struct TokenizerFileProblem: Error {
+    var reason: String
+}
+
+/// The parts of a Hugging Face `tokenizer.json` the tokenizer reads.
+private struct TokenizerFile: Decodable {
+    struct Model: Decodable {
+        var vocab: [String: Int]
+        var merges: [MergePair]
+    }
+
+    struct AddedToken: Decodable {
+        var id: Int
+        var content: String
+    }
+
+    /// One merge, written either as `"left right"` or as `["left", "right"]`.
+    struct MergePair: Decodable {
+        var left: String
+        var right: String
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            if let text = try? container.decode(String.self) {
+                let parts = text.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: false)
+                guard parts.count == 2 else {
+                    throw DecodingError.dataCorruptedError(in: container, debugDescription: "merge \"\(text)\" is not a pair")
+                }
+                left = String(parts[0])
+                right = String(parts[1])
+            } else {
+                let parts = try container.decode([String].self)
+                guard parts.count == 2 else {
+                    throw DecodingError.dataCorruptedError(in: container, debugDescription: "merge \(parts) is not a pair")
+                }
+                left = parts[0]
+                right = parts[1]
+            }
+        }
+    }
+
+    var model: Model
+    var addedTokens: [AddedToken]?
+
+    enum CodingKeys: String, CodingKey {
+        case model
+        case addedTokens = "added_tokens"
+    }
+}

@@ -1,0 +1,124 @@
+import Foundation
+
+/// Whisper's byte-level byte-pair-encoding tokenizer: text to token ids and
+/// back, plus the special-token ids of one model.
+///
+/// Encoding splits text with GPT-2's pre-tokenizer (`PreTokenizer`), spells
+/// each piece as UTF-8 bytes, starts from one token per byte and repeatedly
+/// merges the adjacent pair with the lowest merge rank from `tokenizer.json`
+/// until no listed pair is left. Decoding concatenates the tokens' bytes and
+/// reads them as UTF-8. The vocabulary and merge table are loaded once and
+/// never change, so a tokenizer is a plain `Sendable` value shared by every
+/// request.
+///
+/// ref: openai/whisper whisper/tokenizer.py (tiktoken `Encoding.encode`/`decode`).
+public struct BPETokenizer: Sendable {
+    /// One merge of the table: its rank (lower merges first) and the token it makes.
+    struct Merge: Sendable {
+        var rank: Int32
+        var merged: Int32
+    }
+
+    /// The special-token ids of this model's vocabulary.
+    public let specialTokens: SpecialTokens
+    /// The token for each single byte value.
+    /// - Shape: 256 entries, indexed by byte value.
+    let byteTokens: [Int32]
+    /// The merge table, keyed by `pairKey(left, right)`.
+    let merges: [UInt64: Merge]
+    /// Every text token's bytes, back to back; token `t` spans
+    /// `tokenByteOffsets[t]..<tokenByteOffsets[t + 1]`.
+    let tokenByteStorage: [UInt8]
+    /// Offsets into `tokenByteStorage`.
+    /// - Shape: `specialTokens.endOfText + 1` entries.
+    let tokenByteOffsets: [Int]
+
+    /// The number of ids the model scores: text, special and timestamp
+    /// tokens (51865 multilingual, 51864 English-only). Logit vectors have
+    /// this length.
+    public var vocabularySize: Int { specialTokens.vocabularySize }
+
+    /// The number of text tokens (ids `0..<textTokenCount`), equal to
+    /// `specialTokens.endOfText`.
+    public var textTokenCount: Int { tokenByteOffsets.count - 1 }
+
+    /// Encodes plain text into text-token ids. Special-token spellings such
+    /// as `"<|endoftext|>"` in `text` are encoded as ordinary text.
+    ///
+    /// Leading spaces matter: `" Hello"` and `"Hello"` are different tokens;
+    /// Whisper's decoder expects text after a space, as it predicts it.
+    /// - Complexity: O(n²) in the length of the longest pre-tokenized piece,
+    ///   linear overall for ordinary text.
+    public func encode(_ text: String) -> [Int] {
+        var tokens: [Int] = []
+        tokens.reserveCapacity(text.utf8.count / 3 + 1)
+        for piece in PreTokenizer.pieces(of: text) {
+            var symbols = piece.utf8.map { byteTokens[Int($0)] }
+            mergePairs(&symbols)
+            tokens.append(contentsOf: symbols.lazy.map(Int.init))
+        }
+        return tokens
+    }
+
+    /// Decodes token ids into text. Special, language and timestamp tokens
+    /// (ids at or above `specialTokens.endOfText`) and ids outside the
+    /// vocabulary are skipped; byte sequences that are not valid UTF-8 (a
+    /// character cut between tokens) decode as U+FFFD.
+    public func decode(_ tokens: [Int]) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(tokens.count * 4)
+        for token in tokens where specialTokens.isText(token) {
+            bytes.append(contentsOf: tokenByteStorage[tokenByteOffsets[token]..<tokenByteOffsets[token + 1]])
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The raw UTF-8 bytes of one text token (possibly part of a character),
+    /// or `[]` for special tokens and ids outside the vocabulary.
+    public func bytes(of token: Int) -> [UInt8] {
+        guard specialTokens.isText(token) else { return [] }
+        return Array(tokenByteStorage[tokenByteOffsets[token]..<tokenByteOffsets[token + 1]])
+    }
+
+    /// A token's text for display: a text token's bytes as (lossy) UTF-8, a
+    /// special token's `<|…|>` spelling, `""` for unknown ids.
+    public func text(of token: Int) -> String {
+        if let special = specialTokens.text(of: token) { return special }
+        return String(decoding: bytes(of: token), as: UTF8.self)
+    }
+
+    /// Applies the merge table to one piece's tokens, lowest rank first,
+    /// merging every occurrence of the best pair left to right in one pass.
+    private func mergePairs(_ symbols: inout [Int32]) {
+        while symbols.count > 1 {
+            var best: Merge?
+            for index in 0..<(symbols.count - 1) {
+                if let merge = merges[Self.pairKey(symbols[index], symbols[index + 1])],
+                   merge.rank < best?.rank ?? .max {
+                    best = merge
+                }
+            }
+            guard let best else { return }
+            var merged: [Int32] = []
+            merged.reserveCapacity(symbols.count - 1)
+            var index = 0
+            while index < symbols.count {
+                if index + 1 < symbols.count,
+                   let merge = merges[Self.pairKey(symbols[index], symbols[index + 1])],
+                   merge.rank == best.rank {
+                    merged.append(merge.merged)
+                    index += 2
+                } else {
+                    merged.append(symbols[index])
+                    index += 1
+                }
+            }
+            symbols = merged
+        }
+    }
+
+    /// The merge-table key of an adjacent token pair.
+    static func pairKey(_ left: Int32, _ right: Int32) -> UInt64 {
+        UInt64(UInt32(bitPattern: left)) << 32 | UInt64(UInt32(bitPattern: right))
+    }
+}
