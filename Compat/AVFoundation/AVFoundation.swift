@@ -45,10 +45,6 @@ public let kAudioFormatAppleLossless: AudioFormatID = 0x616C_6163
 /// Vorbis files with this code (`'vorb'`).
 let speechCompatAudioFormatVorbis: AudioFormatID = 0x766F_7262
 
-/// The error domain for Core Audio `OSStatus` codes.
-/// - Note: Foundation on Linux lacks this constant; it has the same value as on Apple platforms.
-public let NSOSStatusErrorDomain = "NSOSStatusErrorDomain"
-
 /// Settings key: the format ID (`AudioFormatID`).
 public let AVFormatIDKey = "AVFormatIDKey"
 /// Settings key: the sample rate in hertz (`Double`).
