@@ -6,4 +6,4 @@ cd "$(dirname "$0")/.."
 Scripts/setup.sh
 export OPENBLAS_NUM_THREADS="${OPENBLAS_NUM_THREADS:-2}"
 swift test --skip SpeechModelTests
-swift test -c release --filter SpeechModelTests
+swift test -c release -Xswiftc -enable-testing --filter SpeechModelTests

@@ -1,3 +1,4 @@
+import CBLAS
 import Foundation
 
 /// The engine's one entry for batch recognition: audio in, `Transcript` out.
@@ -6,13 +7,74 @@ import Foundation
 /// per-request decoding state for each call, so one instance serves
 /// concurrent requests.
 public final class Transcriber: Sendable {
-    // Work in progress: the model, encoder, decoder and decoding loop land next.
-    public init() {}
+    public let model: WhisperModel
+
+    public init(model: WhisperModel) {
+        self.model = model
+    }
+
+    /// Loads an installed model (see `speech assets install`).
+    public convenience init(model name: ModelName = .whisperBase, store: AssetStore = .default) throws {
+        self.init(model: try WhisperModel(name, store: store))
+    }
+
+    /// Decodes a file (any format libsndfile reads) and transcribes it.
+    public func transcribe(file: URL, options: TranscriptionOptions = TranscriptionOptions(),
+                           progress: (@Sendable (Double) -> Void)? = nil) throws -> Transcript {
+        try transcribe(samples: try AudioDecoder.decode(contentsOf: file), options: options, progress: progress)
+    }
 
     /// Transcribes 16 kHz mono samples.
+    ///
+    /// The data path of Whisper's `transcribe`: log-mel of the whole audio,
+    /// then 30 s windows walked by timestamp seeking, each encoded once and
+    /// decoded with temperature fallback, its tokens split into segments.
     /// - Parameter progress: called with the fraction of audio done, in [0, 1].
+    /// - Throws: `EngineError(.unsupportedLanguage)`, `EngineError(.cancelled)` when the calling task is cancelled.
     public func transcribe(samples: [Float], options: TranscriptionOptions = TranscriptionOptions(),
                            progress: (@Sendable (Double) -> Void)? = nil) throws -> Transcript {
-        throw EngineError(.internalInconsistency, "The decoder is not built yet.")
+        try Self.validate(options)
+        openblas_set_num_threads(Int32(options.threadCount ?? Self.defaultThreadCount))
+        var session = try TranscriptionSession(model: model, options: options)
+        let frames = LogMelSpectrogram.windowFrameCount
+        let mel = LogMelSpectrogram(melCount: model.dimensions.melCount)
+            .compute(samples, paddingSamples: LogMelSpectrogram.windowSampleCount)
+        let contentFrames = mel.frameCount - frames
+        var seekFrame = 0
+        var segments: [Segment] = []
+        var alternatives: [Alternative] = []
+        while seekFrame < contentFrames {
+            if Task.isCancelled { throw EngineError(.cancelled, "Transcription was cancelled.") }
+            let windowFrames = min(frames, contentFrames - seekFrame)
+            let window = mel.window(startFrame: seekFrame, frameCount: frames)
+            let outcome = try session.decodeWindow(window, frameCount: frames, realFrames: windowFrames,
+                                                   offsetSeconds: Double(seekFrame) / 100, firstSegmentID: segments.count)
+            segments += outcome.segments
+            if alternatives.isEmpty { alternatives = outcome.alternatives }
+            seekFrame += max(1, outcome.seekFrames)
+            progress?(min(1, Double(seekFrame) / Double(max(1, contentFrames))))
+        }
+        let text = segments.map(\.text).joined().trimmingCharacters(in: .whitespaces)
+        let ranked = alternatives.isEmpty ? [Alternative(text: text, score: 0)] : alternatives
+        return Transcript(segments: segments, language: session.language ?? "en",
+                          languageProbability: session.languageProbability,
+                          durationSeconds: Double(samples.count) / LogMelSpectrogram.sampleRate,
+                          alternatives: Array(ranked.prefix(max(1, options.alternativeCount))))
+    }
+
+    /// At most two OpenBLAS threads: these machines have two cores and more
+    /// threads only spin.
+    static var defaultThreadCount: Int { min(2, ProcessInfo.processInfo.activeProcessorCount) }
+
+    static func validate(_ options: TranscriptionOptions) throws {
+        guard options.beamSize >= 1, options.beamSize <= 16 else {
+            throw EngineError(.invalidArgument, "Beam size must be between 1 and 16 (got \(options.beamSize)).")
+        }
+        guard options.bestOf >= 1, !options.temperatures.isEmpty else {
+            throw EngineError(.invalidArgument, "bestOf must be at least 1 and temperatures must not be empty.")
+        }
+        if let threads = options.threadCount, threads < 1 {
+            throw EngineError(.invalidArgument, "Thread count must be at least 1 (got \(threads)).")
+        }
     }
 }

@@ -1,0 +1,233 @@
+import CBLAS
+
+/// Whisper's text decoder: token and position embeddings, blocks of causal
+/// self-attention (over a KV cache) and cross-attention (over the audio),
+/// final layer norm, logits through the embedding matrix.
+/// ref: whisper/model.py `TextDecoder.forward`
+struct TextDecoder: Sendable {
+    let weights: DecoderWeights
+    let dimensions: ModelDimensions
+
+    /// Cross-attention raw scores `q·kᵀ/√d` of selected heads, captured for
+    /// word alignment. - Shape: per head `[tokenCount, positionCount]`.
+    struct AlignmentCapture {
+        var heads: [(layer: Int, head: Int)]
+        var scores: [[Float]] = []
+    }
+
+    func makeSelfAttentionCache(sequenceCount: Int) -> SelfAttentionCache {
+        SelfAttentionCache(layerCount: dimensions.decoderLayerCount, width: dimensions.width,
+                           capacity: dimensions.textContext, sequenceCount: sequenceCount)
+    }
+
+    /// Projects the encoder output into every layer's cross-attention keys and values.
+    /// - Shape: `features` is `[positionCount, width]`.
+    func crossAttentionCache(features: [Float], positionCount: Int) -> CrossAttentionCache {
+        let w = dimensions.width
+        var keys: [[Float]] = []
+        var values: [[Float]] = []
+        for block in weights.blocks {
+            let kv = block.crossKeyValue(features, rows: positionCount)
+            var k = [Float](repeating: 0, count: positionCount * w)
+            var v = k
+            kv.withUnsafeBufferPointer { src in
+                k.withUnsafeMutableBufferPointer { kd in
+                    v.withUnsafeMutableBufferPointer { vd in
+                        for row in 0..<positionCount {
+                            (kd.baseAddress! + row * w).update(from: src.baseAddress! + row * 2 * w, count: w)
+                            (vd.baseAddress! + row * w).update(from: src.baseAddress! + row * 2 * w + w, count: w)
+                        }
+                    }
+                }
+            }
+            keys.append(k)
+            values.append(v)
+        }
+        return CrossAttentionCache(keys: keys, values: values, positionCount: positionCount)
+    }
+
+    /// Runs `tokens[s]` for every sequence `s` (all the same length) at the
+    /// positions after those in `cache`, appending to the cache.
+    /// - Parameter logitPositions: indices into each sequence's new tokens
+    ///   whose logits are wanted; nil for the last one only.
+    /// - Returns: logits `[sequenceCount * logitPositions.count, vocabularySize]`,
+    ///   sequence-major.
+    func decode(_ tokens: [[Int]], cache: inout SelfAttentionCache, cross: CrossAttentionCache,
+                logitPositions: [Int]?, capture: inout AlignmentCapture?) -> [Float] {
+        let d = dimensions
+        let w = d.width
+        let sequenceCount = tokens.count
+        let length = tokens[0].count
+        precondition(sequenceCount == cache.sequenceCount && tokens.allSatisfy { $0.count == length },
+                     "decoder batch shape mismatch")
+        precondition(cache.length + length <= d.textContext, "decoder context overflow")
+        let rows = sequenceCount * length
+        let start = cache.length
+
+        var x = [Float](repeating: 0, count: rows * w)
+        x.withUnsafeMutableBufferPointer { out in
+            weights.embeddings.withUnsafeBufferPointer { e in
+                weights.positions.withUnsafeBufferPointer { p in
+                    for s in 0..<sequenceCount {
+                        for (i, token) in tokens[s].enumerated() {
+                            let row = out.baseAddress! + (s * length + i) * w
+                            let embedding = e.baseAddress! + token * w
+                            let position = p.baseAddress! + (start + i) * w
+                            for j in 0..<w { row[j] = embedding[j] + position[j] }
+                        }
+                    }
+                }
+            }
+        }
+        if capture != nil { capture!.scores = Array(repeating: [], count: capture!.heads.count) }
+        for (layer, block) in weights.blocks.enumerated() {
+            let qkv = block.selfQKV(block.selfAttentionNorm(x, rows: rows), rows: rows)
+            let attended = selfAttention(qkv, layer: layer, sequenceCount: sequenceCount, length: length, cache: &cache)
+            addInPlace(&x, block.selfOut(attended, rows: rows))
+
+            let query = block.crossQuery(block.crossAttentionNorm(x, rows: rows), rows: rows)
+            let crossAttended = crossAttention(query, rows: rows, layer: layer, cross: cross, capture: &capture)
+            addInPlace(&x, block.crossOut(crossAttended, rows: rows))
+
+            var hidden = block.ffnIn(block.ffnNorm(x, rows: rows), rows: rows)
+            Activation.gelu(&hidden)
+            addInPlace(&x, block.ffnOut(hidden, rows: rows))
+        }
+        cache.length += length
+
+        // Only the rows whose logits are wanted go through the final projection.
+        let positions = logitPositions ?? [length - 1]
+        var wanted = [Float](repeating: 0, count: sequenceCount * positions.count * w)
+        for s in 0..<sequenceCount {
+            for (k, position) in positions.enumerated() {
+                let from = (s * length + position) * w
+                let to = (s * positions.count + k) * w
+                wanted.replaceSubrange(to..<(to + w), with: x[from..<(from + w)])
+            }
+        }
+        let wantedRows = sequenceCount * positions.count
+        let normed = weights.finalNorm(wanted, rows: wantedRows)
+        return logits(normed, rows: wantedRows)
+    }
+
+    /// Logits through the embedding matrix: `[rows, width] · Eᵀ`.
+    private func logits(_ hidden: [Float], rows: Int) -> [Float] {
+        let d = dimensions
+        var output = [Float](repeating: 0, count: rows * d.vocabularySize)
+        hidden.withUnsafeBufferPointer { h in
+            weights.embeddings.withUnsafeBufferPointer { e in
+                output.withUnsafeMutableBufferPointer { o in
+                    if rows == 1 {
+                        cblas_sgemv(CblasRowMajor, CblasNoTrans, Int32(d.vocabularySize), Int32(d.width), 1,
+                                    e.baseAddress, Int32(d.width), h.baseAddress, 1, 0, o.baseAddress, 1)
+                    } else {
+                        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, Int32(rows), Int32(d.vocabularySize),
+                                    Int32(d.width), 1, h.baseAddress, Int32(d.width), e.baseAddress, Int32(d.width),
+                                    0, o.baseAddress, Int32(d.vocabularySize))
+                    }
+                }
+            }
+        }
+        return output
+    }
+
+    /// Causal self-attention of the new tokens over the cached ones.
+    private func selfAttention(_ qkv: [Float], layer: Int, sequenceCount: Int, length: Int,
+                               cache: inout SelfAttentionCache) -> [Float] {
+        let d = dimensions
+        let w = d.width
+        let start = cache.length
+        let total = start + length
+        // Append this step's keys and values to the cache.
+        let capacity = cache.capacity
+        qkv.withUnsafeBufferPointer { src in
+            cache.keys[layer].withUnsafeMutableBufferPointer { k in
+                cache.values[layer].withUnsafeMutableBufferPointer { v in
+                    for s in 0..<sequenceCount {
+                        for i in 0..<length {
+                            let row = src.baseAddress! + (s * length + i) * 3 * w
+                            let slot = (s * capacity + start + i) * w
+                            (k.baseAddress! + slot).update(from: row + w, count: w)
+                            (v.baseAddress! + slot).update(from: row + 2 * w, count: w)
+                        }
+                    }
+                }
+            }
+        }
+        let head = AttentionHead(headWidth: d.headWidth, scale: 1 / Float(d.headWidth).squareRoot())
+        var output = [Float](repeating: 0, count: sequenceCount * length * w)
+        var scores = [Float](repeating: 0, count: length * total)
+        qkv.withUnsafeBufferPointer { q in
+            cache.keys[layer].withUnsafeBufferPointer { k in
+                cache.values[layer].withUnsafeBufferPointer { v in
+                    output.withUnsafeMutableBufferPointer { out in
+                        scores.withUnsafeMutableBufferPointer { sc in
+                            for s in 0..<sequenceCount {
+                                let slot = s * capacity * w
+                                for h in 0..<d.headCount {
+                                    let offset = h * d.headWidth
+                                    head.attend(query: q.baseAddress! + s * length * 3 * w + offset, queryStride: 3 * w,
+                                                queryCount: length,
+                                                key: k.baseAddress! + slot + offset, keyStride: w,
+                                                value: v.baseAddress! + slot + offset, valueStride: w, keyCount: total,
+                                                causalOffset: start, scores: sc.baseAddress!,
+                                                output: out.baseAddress! + s * length * w + offset, outputStride: w)
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        return output
+    }
+
+    /// Cross-attention of every row over the window's audio features.
+    private func crossAttention(_ query: [Float], rows: Int, layer: Int, cross: CrossAttentionCache,
+                                capture: inout AlignmentCapture?) -> [Float] {
+        let d = dimensions
+        let w = d.width
+        let positions = cross.positionCount
+        let head = AttentionHead(headWidth: d.headWidth, scale: 1 / Float(d.headWidth).squareRoot())
+        var output = [Float](repeating: 0, count: rows * w)
+        var scores = [Float](repeating: 0, count: rows * positions)
+        let capturedHeads = Set(capture?.heads.filter { $0.layer == layer }.map(\.head) ?? [])
+        var captured: [Int: [Float]] = [:]
+        query.withUnsafeBufferPointer { q in
+            cross.keys[layer].withUnsafeBufferPointer { k in
+                cross.values[layer].withUnsafeBufferPointer { v in
+                    output.withUnsafeMutableBufferPointer { out in
+                        scores.withUnsafeMutableBufferPointer { sc in
+                            for h in 0..<d.headCount {
+                                let offset = h * d.headWidth
+                                var raw: [Float]? = capturedHeads.contains(h) ? [Float](repeating: 0, count: rows * positions) : nil
+                                raw?.withUnsafeMutableBufferPointer { r in
+                                    head.attend(query: q.baseAddress! + offset, queryStride: w, queryCount: rows,
+                                                key: k.baseAddress! + offset, keyStride: w,
+                                                value: v.baseAddress! + offset, valueStride: w, keyCount: positions,
+                                                causalOffset: nil, scores: sc.baseAddress!, rawScores: r.baseAddress!,
+                                                output: out.baseAddress! + offset, outputStride: w)
+                                }
+                                if let raw {
+                                    captured[h] = raw
+                                } else {
+                                    head.attend(query: q.baseAddress! + offset, queryStride: w, queryCount: rows,
+                                                key: k.baseAddress! + offset, keyStride: w,
+                                                value: v.baseAddress! + offset, valueStride: w, keyCount: positions,
+                                                causalOffset: nil, scores: sc.baseAddress!,
+                                                output: out.baseAddress! + offset, outputStride: w)
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        if capture != nil {
+            for (index, pair) in capture!.heads.enumerated() where pair.layer == layer {
+                capture!.scores[index] = captured[pair.head] ?? []
+            }
+        }
+        return output
+    }
+}

@@ -1,0 +1,85 @@
+/// Beam search over one window with Whisper's bookkeeping: each beam
+/// proposes its `beamSize + 1` best tokens, the best `beamSize` unfinished
+/// sequences continue, finished ones are kept until `beamSize` have ended.
+/// ref: whisper/decoding.py `BeamSearchDecoder.update`, `finalize`
+struct BeamSearch {
+    let beamSize: Int
+    let endOfText: Int
+    private var sums: [Double]
+    private var finished: [[Int]: Double] = [:]
+
+    init(beamSize: Int, endOfText: Int) {
+        self.beamSize = beamSize
+        self.endOfText = endOfText
+        sums = Array(repeating: 0, count: beamSize)
+    }
+
+    var isComplete: Bool { finished.count >= beamSize }
+
+    /// Extends the beams by one token.
+    /// - Returns: the next sequences and, for each, the index of the beam it continues.
+    mutating func step(sequences: [[Int]], logProbabilities: [Float], vocabulary: Int)
+        -> (next: [[Int]], sources: [Int]) {
+        var scores: [[Int]: Double] = [:]
+        var sources: [[Int]: Int] = [:]
+        var order: [[Int]] = []
+        for (beam, prefix) in sequences.enumerated() {
+            let row = beam * vocabulary
+            for token in Self.topIndices(logProbabilities, from: row, count: vocabulary, k: beamSize + 1) {
+                let candidate = prefix + [token]
+                let score = sums[beam] + Double(logProbabilities[row + token])
+                if scores[candidate] == nil { order.append(candidate) }
+                scores[candidate] = score
+                sources[candidate] = beam
+            }
+        }
+        // Stable sort keeps first-seen order among equal scores, as Python's sorted does.
+        let ranked = order.enumerated().sorted {
+            scores[$0.element]! != scores[$1.element]! ? scores[$0.element]! > scores[$1.element]! : $0.offset < $1.offset
+        }.map(\.element)
+        var next: [[Int]] = []
+        var nextSources: [Int] = []
+        var nextSums: [Double] = []
+        var newlyFinished: [([Int], Double)] = []
+        for candidate in ranked {
+            if candidate.last == endOfText {
+                newlyFinished.append((candidate, scores[candidate]!))
+            } else {
+                next.append(candidate)
+                nextSources.append(sources[candidate]!)
+                nextSums.append(scores[candidate]!)
+                if next.count == beamSize { break }
+            }
+        }
+        for (sequence, score) in newlyFinished where finished.count < beamSize {
+            finished[sequence] = score
+        }
+        sums = nextSums
+        return (next, nextSources)
+    }
+
+    /// The finished sequences, topped up with the best unfinished ones.
+    func finalists(unfinished: [[Int]]) -> [(tokens: [Int], sumLogProbability: Double)] {
+        var result = finished.map { (tokens: $0.key, sumLogProbability: $0.value) }
+        if result.count < beamSize {
+            for (sequence, sum) in zip(unfinished, sums) where result.count < beamSize {
+                result.append((sequence, sum))
+            }
+        }
+        return result
+    }
+
+    private static func topIndices(_ values: [Float], from start: Int, count: Int, k: Int) -> [Int] {
+        var best: [(index: Int, value: Float)] = []
+        best.reserveCapacity(k + 1)
+        for i in 0..<count {
+            let v = values[start + i]
+            guard v > -.infinity, best.count < k || v > best[best.count - 1].value else { continue }
+            var position = best.count
+            while position > 0 && best[position - 1].value < v { position -= 1 }
+            best.insert((i, v), at: position)
+            if best.count > k { best.removeLast() }
+        }
+        return best.map(\.index)
+    }
+}

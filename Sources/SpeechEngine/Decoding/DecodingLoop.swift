@@ -1,0 +1,150 @@
+import Foundation
+
+/// Decodes one window at one temperature: prefill, then step / filter /
+/// sample until every sequence ends, then rank.
+/// ref: whisper/decoding.py `DecodingTask.run`, `_main_loop`
+struct DecodingLoop {
+    let model: WhisperModel
+    let cross: CrossAttentionCache
+    /// Full prompt: optional `<|startofprev|>` context, then the start-of-transcript sequence.
+    let prompt: [Int]
+    /// Index of `<|startoftranscript|>` in `prompt` (for the no-speech probability).
+    let startOfTranscriptIndex: Int
+    let filters: [LogitFilter]
+    let beamSize: Int
+    let bestOf: Int
+    let lengthPenalty: Double?
+    /// At most this many tokens are sampled (ref: `sample_len = n_text_ctx // 2`).
+    let maximumSampleCount: Int
+
+    private var endOfText: Int { model.tokenizer.specialTokens.endOfText }
+
+    func run(temperature: Double, generator: inout some RandomNumberGenerator) -> DecodingResult {
+        let sequenceCount = temperature == 0 ? beamSize : bestOf
+        var cache = model.decoder.makeSelfAttentionCache(sequenceCount: 1)
+        var noCapture: TextDecoder.AlignmentCapture?
+        let prefill = model.decoder.decode([prompt], cache: &cache, cross: cross,
+                                           logitPositions: [startOfTranscriptIndex, prompt.count - 1], capture: &noCapture)
+        let vocabulary = model.dimensions.vocabularySize
+        let noSpeech = prefill.withUnsafeBufferPointer { logits in
+            let lp = LogProbabilities.logSoftmax(UnsafeBufferPointer(rebasing: logits[0..<vocabulary]))
+            return Double(expf(lp[model.tokenizer.specialTokens.noSpeech]))
+        }
+        var firstLogits = Array(prefill[vocabulary..<(2 * vocabulary)])
+        cache.reorder(Array(repeating: 0, count: sequenceCount))
+
+        var sequences = Array(repeating: prompt, count: sequenceCount)
+        let limit = min(maximumSampleCount, model.dimensions.textContext - prompt.count)
+        var outcome: [(tokens: [Int], sumLogProbability: Double)]
+        if temperature == 0 && beamSize > 1 {
+            var search = BeamSearch(beamSize: beamSize, endOfText: endOfText)
+            var logits = Array(repeating: firstLogits, count: sequenceCount).flatMap { $0 }
+            for _ in 0..<limit {
+                let logProbabilities = filteredLogProbabilities(&logits, sequences: sequences, temperature: 1)
+                let (next, sources) = search.step(sequences: sequences, logProbabilities: logProbabilities,
+                                                  vocabulary: vocabulary)
+                if search.isComplete || next.isEmpty { break }
+                cache.reorder(sources)
+                sequences = next
+                logits = model.decoder.decode(sequences.map { [$0.last!] }, cache: &cache, cross: cross,
+                                              logitPositions: nil, capture: &noCapture)
+            }
+            outcome = search.finalists(unfinished: sequences)
+        } else {
+            var sums = [Double](repeating: 0, count: sequenceCount)
+            var finished = [Bool](repeating: false, count: sequenceCount)
+            var logits = Array(repeating: firstLogits, count: sequenceCount).flatMap { $0 }
+            firstLogits = []
+            for _ in 0..<limit {
+                let logProbabilities = filteredLogProbabilities(&logits, sequences: sequences, temperature: 1)
+                for s in 0..<sequenceCount {
+                    let row = s * vocabulary
+                    let token: Int
+                    if finished[s] {
+                        token = endOfText
+                    } else if temperature == 0 {
+                        token = Self.argmax(logits, from: row, count: vocabulary)
+                    } else {
+                        token = Self.sample(logits, from: row, count: vocabulary, temperature: temperature, generator: &generator)
+                    }
+                    if !finished[s] { sums[s] += Double(logProbabilities[row + token]) }
+                    sequences[s].append(token)
+                    if token == endOfText { finished[s] = true }
+                }
+                if finished.allSatisfy({ $0 }) { break }
+                logits = model.decoder.decode(sequences.map { [$0.last!] }, cache: &cache, cross: cross,
+                                              logitPositions: nil, capture: &noCapture)
+            }
+            outcome = zip(sequences, sums).map { ($0.0, $0.1) }
+        }
+        return rank(outcome, noSpeechProbability: noSpeech, temperature: temperature)
+    }
+
+    /// Applies the filters to each row of `logits` (in place) and returns log-softmax rows.
+    private func filteredLogProbabilities(_ logits: inout [Float], sequences: [[Int]], temperature: Double) -> [Float] {
+        let vocabulary = model.dimensions.vocabularySize
+        var result = [Float](repeating: 0, count: logits.count)
+        logits.withUnsafeMutableBufferPointer { all in
+            for (s, sequence) in sequences.enumerated() {
+                let row = UnsafeMutableBufferPointer(rebasing: all[(s * vocabulary)..<((s + 1) * vocabulary)])
+                for filter in filters { filter.apply(row, sequence, prompt.count) }
+                let lp = LogProbabilities.logSoftmax(UnsafeBufferPointer(row))
+                result.replaceSubrange((s * vocabulary)..<((s + 1) * vocabulary), with: lp)
+            }
+        }
+        return result
+    }
+
+    /// Picks the best finished sequence by length-normalised log-probability.
+    /// ref: whisper/decoding.py `MaximumLikelihoodRanker`
+    private func rank(_ candidates: [(tokens: [Int], sumLogProbability: Double)], noSpeechProbability: Double,
+                      temperature: Double) -> DecodingResult {
+        let scored = candidates.map { candidate -> (tokens: [Int], sum: Double, score: Double) in
+            var tokens = Array(candidate.tokens.dropFirst(prompt.count))
+            if let end = tokens.firstIndex(of: endOfText) { tokens.removeSubrange(end...) }
+            let length = Double(tokens.count)
+            let penalty = lengthPenalty.map { pow((5 + length) / 6, $0) } ?? length
+            return (tokens, candidate.sumLogProbability, candidate.sumLogProbability / max(penalty, 1))
+        }.sorted { $0.score > $1.score }
+        let best = scored[0]
+        let text = model.tokenizer.decode(best.tokens)
+        var seen: Set<[Int]> = [best.tokens]
+        var alternatives: [(tokens: [Int], score: Double)] = []
+        for candidate in scored.dropFirst() where seen.insert(candidate.tokens).inserted {
+            alternatives.append((candidate.tokens, candidate.score))
+        }
+        return DecodingResult(tokens: best.tokens, sumLogProbability: best.sum,
+                              averageLogProbability: best.sum / Double(best.tokens.count + 1),
+                              noSpeechProbability: noSpeechProbability, temperature: temperature,
+                              compressionRatio: CompressionRatio.of(text), alternatives: alternatives)
+    }
+
+    static func argmax(_ values: [Float], from start: Int, count: Int) -> Int {
+        var best = 0
+        var bestValue = -Float.infinity
+        for i in 0..<count where values[start + i] > bestValue {
+            bestValue = values[start + i]
+            best = i
+        }
+        return best
+    }
+
+    static func sample(_ logits: [Float], from start: Int, count: Int, temperature: Double,
+                       generator: inout some RandomNumberGenerator) -> Int {
+        var maxValue = -Float.infinity
+        for i in 0..<count where logits[start + i] > maxValue { maxValue = logits[start + i] }
+        var weights = [Double](repeating: 0, count: count)
+        var total = 0.0
+        for i in 0..<count where logits[start + i] > -.infinity {
+            let w = exp(Double(logits[start + i] - maxValue) / temperature)
+            weights[i] = w
+            total += w
+        }
+        var target = Double.random(in: 0..<total, using: &generator)
+        for i in 0..<count where weights[i] > 0 {
+            target -= weights[i]
+            if target <= 0 { return i }
+        }
+        return argmax(logits, from: start, count: count)
+    }
+}

@@ -1,0 +1,201 @@
+import Foundation
+
+/// Per-request decoding state over a shared model: the language, the prompt
+/// history, the logit filters. One window at a time.
+/// ref: whisper/transcribe.py `transcribe` (the loop body)
+struct TranscriptionSession {
+    let model: WhisperModel
+    let options: TranscriptionOptions
+    private(set) var language: String?
+    private(set) var languageProbability = 1.0
+    /// Tokens of everything decoded so far (plus the initial prompt), for conditioning.
+    private var history: [Int] = []
+    private var historyResetIndex = 0
+    private let phraseTokens: [[Int]]
+    private var generator = SystemRandomNumberGenerator()
+
+    struct WindowOutcome {
+        var segments: [Segment]
+        var seekFrames: Int
+        var alternatives: [Alternative]
+    }
+
+    init(model: WhisperModel, options: TranscriptionOptions) throws {
+        self.model = model
+        self.options = options
+        let tokenizer = model.tokenizer
+        if let code = options.language?.lowercased(), code != "auto" {
+            guard tokenizer.specialTokens.language(code) != nil || (!model.isMultilingual && code == "en") else {
+                throw EngineError(.unsupportedLanguage,
+                                  model.isMultilingual
+                                      ? "'\(code)' is not one of Whisper's 99 languages. Use an ISO 639-1 code such as en, es or ja, or auto."
+                                      : "This model is English-only; use language 'en' or install whisper-base for '\(code)'.")
+            }
+            language = code
+        } else if !model.isMultilingual {
+            language = "en"
+        }
+        var promptText = options.initialPrompt?.trimmingCharacters(in: .whitespaces) ?? ""
+        // Contextual phrases go into the prompt (spelling and vocabulary) and the bias filter.
+        if !options.phrases.isEmpty {
+            let glossary = options.phrases.joined(separator: ", ")
+            promptText = promptText.isEmpty ? glossary + "." : promptText + " " + glossary + "."
+        }
+        if !promptText.isEmpty { history = tokenizer.encode(" " + promptText) }
+        phraseTokens = options.phrases.flatMap { phrase -> [[Int]] in
+            let trimmed = phrase.trimmingCharacters(in: .whitespaces)
+            guard !trimmed.isEmpty else { return [] }
+            return [tokenizer.encode(" " + trimmed), tokenizer.encode(trimmed)]
+        }
+    }
+
+    /// Encodes and decodes one 30 s window.
+    /// - Parameters:
+    ///   - window: `[melCount, frameCount]` log-mel, padded.
+    ///   - realFrames: frames of real audio in it (the rest is padding).
+    mutating func decodeWindow(_ window: [Float], frameCount: Int, realFrames: Int, offsetSeconds: Double,
+                               firstSegmentID: Int) throws -> WindowOutcome {
+        let features = model.encoder.encode(window, frameCount: frameCount)
+        let cross = model.decoder.crossAttentionCache(features: features, positionCount: frameCount / 2)
+        if language == nil { detectLanguage(cross) }
+        let startOfTranscript = startOfTranscriptSequence()
+        let result = decodeWithFallback(cross: cross, startOfTranscript: startOfTranscript)
+
+        if let noSpeechThreshold = options.noSpeechThreshold, result.noSpeechProbability > noSpeechThreshold,
+           options.logProbThreshold.map({ result.averageLogProbability < $0 }) ?? true {
+            return WindowOutcome(segments: [], seekFrames: realFrames, alternatives: [])
+        }
+        let split = SegmentBuilder(special: model.tokenizer.specialTokens).split(result.tokens, windowFrames: realFrames)
+        let windowSeconds = Double(realFrames) / 100
+        var pieces = split.pieces.map { piece in
+            (start: min(piece.start, windowSeconds), end: min(piece.end, windowSeconds),
+             tokens: piece.tokens.filter { $0 < model.tokenizer.specialTokens.endOfText })
+        }
+        // An instantaneous or textless segment is dropped (ref: transcribe.py "clear it").
+        pieces.removeAll { $0.start == $0.end || model.tokenizer.decode($0.tokens).trimmingCharacters(in: .whitespaces).isEmpty }
+
+        var words: [WordAlignment.AlignedWord] = []
+        if options.wordTimestamps {
+            words = WordAlignment(model: model).align(textTokens: pieces.flatMap(\.tokens), startOfTranscript: startOfTranscript,
+                                                      cross: cross, frameCount: realFrames, language: language ?? "en")
+        }
+        let segments = buildSegments(pieces, words: words, result: result, offsetSeconds: offsetSeconds,
+                                     firstID: firstSegmentID)
+        history += pieces.flatMap(\.tokens)
+        if !options.conditionOnPreviousText || result.temperature > 0.5 { historyResetIndex = history.count }
+        let alternatives = ([(result.tokens, result.averageLogProbability)] + result.alternatives).map {
+            Alternative(text: finalText(model.tokenizer.decode($0.0.filter { $0 < model.tokenizer.specialTokens.endOfText })),
+                        score: $0.1)
+        }
+        return WindowOutcome(segments: segments, seekFrames: split.seekFrames, alternatives: alternatives)
+    }
+
+    private func buildSegments(_ pieces: [(start: Double, end: Double, tokens: [Int])], words: [WordAlignment.AlignedWord],
+                               result: DecodingResult, offsetSeconds: Double, firstID: Int) -> [Segment] {
+        var remaining = words[...]
+        return pieces.enumerated().map { index, piece in
+            // Hand each segment the words made of its tokens.
+            var segmentWords: [WordTiming] = []
+            var tokenCount = 0
+            while let aligned = remaining.first, tokenCount < piece.tokens.count {
+                tokenCount += aligned.tokenCount
+                let word = aligned.timing
+                var shifted = word
+                shifted.startSeconds = offsetSeconds + word.startSeconds
+                shifted.endSeconds = offsetSeconds + word.endSeconds
+                shifted.word = options.addsPunctuation ? word.word : Self.strippingPunctuation(word.word)
+                if !shifted.word.trimmingCharacters(in: .whitespaces).isEmpty { segmentWords.append(shifted) }
+                remaining = remaining.dropFirst()
+            }
+            return Segment(id: firstID + index, startSeconds: offsetSeconds + piece.start, endSeconds: offsetSeconds + piece.end,
+                           text: finalText(model.tokenizer.decode(piece.tokens)), tokens: piece.tokens, words: segmentWords,
+                           averageLogProbability: result.averageLogProbability,
+                           noSpeechProbability: result.noSpeechProbability,
+                           compressionRatio: result.compressionRatio, temperature: result.temperature)
+        }
+    }
+
+    private func finalText(_ text: String) -> String {
+        options.addsPunctuation ? text : Self.strippingPunctuation(text)
+    }
+
+    /// Removes punctuation but keeps apostrophes inside words ("don't").
+    static func strippingPunctuation(_ text: String) -> String {
+        let scalars = Array(text.unicodeScalars)
+        var result = String.UnicodeScalarView()
+        for (i, scalar) in scalars.enumerated() {
+            if CharacterSet.punctuationCharacters.contains(scalar) || CharacterSet.symbols.contains(scalar) {
+                let isInnerApostrophe = (scalar == "'" || scalar == "\u{2019}") && i > 0 && i + 1 < scalars.count
+                    && CharacterSet.letters.contains(scalars[i - 1]) && CharacterSet.letters.contains(scalars[i + 1])
+                if !isInnerApostrophe { continue }
+            }
+            result.append(scalar)
+        }
+        return String(result).replacingOccurrences(of: "  ", with: " ")
+    }
+
+    /// `<|startoftranscript|>`, then language and task on multilingual models.
+    private func startOfTranscriptSequence() -> [Int] {
+        let special = model.tokenizer.specialTokens
+        guard model.isMultilingual else { return [special.startOfTranscript] }
+        let languageToken = special.language(language ?? "en") ?? special.language("en")!
+        return [special.startOfTranscript, languageToken,
+                options.task == .translate ? special.translate : special.transcribe]
+    }
+
+    /// Whisper's language detection: the language token most likely after `<|startoftranscript|>`.
+    /// ref: whisper/decoding.py `detect_language`
+    private mutating func detectLanguage(_ cross: CrossAttentionCache) {
+        let special = model.tokenizer.specialTokens
+        var cache = model.decoder.makeSelfAttentionCache(sequenceCount: 1)
+        var noCapture: TextDecoder.AlignmentCapture?
+        let logits = model.decoder.decode([[special.startOfTranscript]], cache: &cache, cross: cross,
+                                          logitPositions: nil, capture: &noCapture)
+        let candidates = special.languageTokens.filter { $0 < logits.count }
+        let maxLogit = candidates.map { logits[$0] }.max() ?? 0
+        let total = candidates.reduce(0.0) { $0 + exp(Double(logits[$1] - maxLogit)) }
+        let best = candidates.max { logits[$0] < logits[$1] } ?? special.language("en")!
+        language = special.languageCode(forToken: best) ?? "en"
+        languageProbability = exp(Double(logits[best] - maxLogit)) / total
+    }
+
+    /// Decodes at rising temperatures until the result is neither repetitive
+    /// nor improbable. ref: whisper/transcribe.py `decode_with_fallback`
+    private mutating func decodeWithFallback(cross: CrossAttentionCache, startOfTranscript: [Int]) -> DecodingResult {
+        let special = model.tokenizer.specialTokens
+        let context = Array(history[historyResetIndex...].suffix(model.dimensions.textContext / 2 - 1))
+        let prompt = (context.isEmpty ? [] : [special.startOfPrevious] + context) + startOfTranscript
+            + (options.withoutTimestamps ? [special.noTimestamps] : [])
+        var filters = [LogitFilters.suppressBlank(model.config.suppressIdsBegin.isEmpty
+                                                    ? model.tokenizer.encode(" ") + [special.endOfText]
+                                                    : model.config.suppressIdsBegin),
+                       LogitFilters.suppressTokens(model.config.suppressIds + [
+                           special.transcribe, special.translate, special.startOfTranscript, special.startOfPrevious,
+                           special.startOfLanguageModel, special.noSpeech])]
+        if !phraseTokens.isEmpty { filters.append(LogitFilters.phraseBias(phraseTokens, boost: Float(options.phraseBoost))) }
+        if !options.withoutTimestamps { filters.append(LogitFilters.timestampRules(special)) }
+        let loop = DecodingLoop(model: model, cross: cross, prompt: prompt,
+                                startOfTranscriptIndex: prompt.count - startOfTranscript.count - (options.withoutTimestamps ? 1 : 0),
+                                filters: filters, beamSize: options.beamSize, bestOf: options.bestOf,
+                                lengthPenalty: options.lengthPenalty, maximumSampleCount: model.dimensions.textContext / 2)
+        var attempts: [DecodingResult] = []
+        for temperature in options.temperatures {
+            let result = loop.run(temperature: temperature, generator: &generator)
+            attempts.append(result)
+            var needsFallback = false
+            if let threshold = options.compressionRatioThreshold, result.compressionRatio > threshold { needsFallback = true }
+            if let threshold = options.logProbThreshold, result.averageLogProbability < threshold { needsFallback = true }
+            if let threshold = options.noSpeechThreshold, result.noSpeechProbability > threshold,
+               options.logProbThreshold.map({ result.averageLogProbability < $0 }) ?? true {
+                needsFallback = false // silence: no point decoding hotter
+            }
+            if !needsFallback { return result }
+        }
+        // Every temperature failed: keep the most probable result that is not repetitive
+        // (faster-whisper's choice), else the last one.
+        let acceptable = attempts.filter { attempt in
+            options.compressionRatioThreshold.map { attempt.compressionRatio <= $0 } ?? true
+        }
+        return acceptable.max { $0.averageLogProbability < $1.averageLogProbability } ?? attempts.last!
+    }
+}

@@ -1,0 +1,195 @@
+import Foundation
+
+/// Word timing from cross-attention: the alignment heads' attention over
+/// the audio, normalised and median-filtered, then a DTW path from text
+/// tokens to audio frames. Word confidence is the mean probability of its tokens.
+/// ref: whisper/timing.py `find_alignment`, `add_word_timestamps`
+struct WordAlignment {
+    let model: WhisperModel
+    /// Audio positions per second (1500 per 30 s window).
+    static let positionsPerSecond = 50.0
+    static let medianFilterWidth = 7
+
+    /// Aligns `textTokens` (one window's text, no timestamps) against the
+    /// window's audio and returns words with times relative to the window start.
+    /// - Parameter frameCount: mel frames of real audio in the window.
+    /// A word and how many of the window's text tokens it spans.
+    struct AlignedWord {
+        var timing: WordTiming
+        var tokenCount: Int
+    }
+
+    func align(textTokens: [Int], startOfTranscript: [Int], cross: CrossAttentionCache, frameCount: Int,
+               language: String) -> [AlignedWord] {
+        let special = model.tokenizer.specialTokens
+        guard !textTokens.isEmpty else { return [] }
+        let tokens = startOfTranscript + [special.noTimestamps] + textTokens + [special.endOfText]
+        var cache = model.decoder.makeSelfAttentionCache(sequenceCount: 1)
+        let heads = model.config.alignmentHeads.compactMap { $0.count == 2 ? (layer: $0[0], head: $0[1]) : nil }
+            .filter { $0.layer < model.dimensions.decoderLayerCount && $0.head < model.dimensions.headCount }
+        var capture: TextDecoder.AlignmentCapture? = TextDecoder.AlignmentCapture(heads: heads)
+        let first = startOfTranscript.count // the <|notimestamps|> position predicts the first text token
+        let positions = Array(first..<(tokens.count - 1))
+        let logits = model.decoder.decode([tokens], cache: &cache, cross: cross, logitPositions: positions,
+                                          capture: &capture)
+        let probabilities = textTokenProbabilities(logits, textTokens: textTokens)
+        let positionCount = min(cross.positionCount, max(1, frameCount / 2))
+        let matrix = alignmentMatrix(capture?.scores ?? [], rows: positions, tokenCount: tokens.count,
+                                     totalPositions: cross.positionCount, usedPositions: positionCount)
+        let path = Self.dynamicTimeWarping(cost: matrix.map { -$0 }, rows: positions.count, columns: positionCount)
+
+        // Time at which the path first reaches each text row.
+        var jumpTimes: [Double] = []
+        var previousRow = -1
+        for (row, column) in path where row != previousRow {
+            jumpTimes.append(Double(column) / Self.positionsPerSecond)
+            previousRow = row
+        }
+        let words = model.tokenizer.splitToWords(textTokens + [special.endOfText], language: language)
+        var boundaries = [0]
+        for word in words.dropLast() { boundaries.append(boundaries.last! + word.tokens.count) }
+        var aligned: [AlignedWord] = []
+        for (index, word) in words.dropLast().enumerated() {
+            let start = boundaries[index], end = boundaries[index + 1]
+            guard start < jumpTimes.count, end < jumpTimes.count, end <= probabilities.count else { continue }
+            let probability = probabilities[start..<end].reduce(0, +) / Double(max(1, end - start))
+            aligned.append(AlignedWord(timing: WordTiming(word: word.word, startSeconds: jumpTimes[start],
+                                                          endSeconds: jumpTimes[end], probability: probability),
+                                       tokenCount: end - start))
+        }
+        return Self.mergingPunctuation(aligned)
+    }
+
+    static let prependedPunctuation: Set<String> = ["\"", "'", "\u{201C}", "\u{00BF}", "(", "[", "{", "-"]
+    static let appendedPunctuation: Set<String> = ["\"", "'", ".", "\u{3002}", ",", "\u{FF0C}", "!", "\u{FF01}", "?",
+                                                   "\u{FF1F}", ":", "\u{FF1A}", "\u{201D}", ")", "]", "}", "\u{3001}"]
+
+    /// Attaches opening punctuation to the next word and closing punctuation
+    /// to the previous one; emptied words keep no tokens.
+    /// ref: whisper/timing.py `merge_punctuations`
+    static func mergingPunctuation(_ words: [AlignedWord]) -> [AlignedWord] {
+        var words = words
+        guard words.count >= 2 else { return words }
+        var i = words.count - 2, j = words.count - 1
+        while i >= 0 {
+            let previous = words[i].timing.word
+            if previous.hasPrefix(" "), prependedPunctuation.contains(previous.trimmingCharacters(in: .whitespaces)) {
+                words[j].timing.word = previous + words[j].timing.word
+                words[j].tokenCount += words[i].tokenCount
+                words[i].timing.word = ""
+                words[i].tokenCount = 0
+            } else {
+                j = i
+            }
+            i -= 1
+        }
+        i = 0
+        j = 1
+        while j < words.count {
+            if !words[i].timing.word.hasSuffix(" "), appendedPunctuation.contains(words[j].timing.word) {
+                words[i].timing.word += words[j].timing.word
+                words[i].tokenCount += words[j].tokenCount
+                words[j].timing.word = ""
+                words[j].tokenCount = 0
+            } else {
+                i = j
+            }
+            j += 1
+        }
+        return words.filter { !$0.timing.word.isEmpty }
+    }
+
+    /// Probability of each text token given the ones before it, softmax over text tokens only.
+    private func textTokenProbabilities(_ logits: [Float], textTokens: [Int]) -> [Double] {
+        let vocabulary = model.dimensions.vocabularySize
+        let textCount = model.tokenizer.specialTokens.endOfText
+        return textTokens.enumerated().map { row, token in
+            logits.withUnsafeBufferPointer { all in
+                let lp = LogProbabilities.logSoftmax(UnsafeBufferPointer(rebasing: all[(row * vocabulary)..<(row * vocabulary + textCount)]))
+                return Double(expf(lp[token]))
+            }
+        }
+    }
+
+    /// Mean over heads of the standardised, median-filtered attention weights.
+    /// - Shape: returns `[rows.count, usedPositions]`.
+    private func alignmentMatrix(_ scores: [[Float]], rows: [Int], tokenCount: Int, totalPositions: Int,
+                                 usedPositions: Int) -> [Float] {
+        var matrix = [Float](repeating: 0, count: rows.count * usedPositions)
+        let valid = scores.filter { $0.count == tokenCount * totalPositions }
+        guard !valid.isEmpty else { return matrix }
+        for headScores in valid {
+            // softmax over the real audio positions only, per token
+            var weights = [Float](repeating: 0, count: tokenCount * usedPositions)
+            for t in 0..<tokenCount {
+                for p in 0..<usedPositions { weights[t * usedPositions + p] = headScores[t * totalPositions + p] }
+                weights.withUnsafeMutableBufferPointer { Activation.softmax($0.baseAddress! + t * usedPositions, count: usedPositions) }
+            }
+            // standardise each audio position over tokens (ref: std_mean over dim -2)
+            for p in 0..<usedPositions {
+                var mean: Float = 0
+                for t in 0..<tokenCount { mean += weights[t * usedPositions + p] }
+                mean /= Float(tokenCount)
+                var variance: Float = 0
+                for t in 0..<tokenCount { let d = weights[t * usedPositions + p] - mean; variance += d * d }
+                let std = max((variance / Float(tokenCount)).squareRoot(), 1e-10)
+                for t in 0..<tokenCount { weights[t * usedPositions + p] = (weights[t * usedPositions + p] - mean) / std }
+            }
+            for (r, t) in rows.enumerated() {
+                let filtered = Self.medianFilter(Array(weights[(t * usedPositions)..<((t + 1) * usedPositions)]),
+                                                 width: Self.medianFilterWidth)
+                for p in 0..<usedPositions { matrix[r * usedPositions + p] += filtered[p] / Float(valid.count) }
+            }
+        }
+        return matrix
+    }
+
+    /// Median filter with reflect padding. ref: whisper/timing.py `median_filter`
+    static func medianFilter(_ values: [Float], width: Int) -> [Float] {
+        let pad = width / 2
+        guard values.count > pad else { return values }
+        func at(_ i: Int) -> Float {
+            var j = i
+            if j < 0 { j = -j }
+            if j >= values.count { j = 2 * (values.count - 1) - j }
+            return values[j]
+        }
+        var window = [Float](repeating: 0, count: width)
+        return (0..<values.count).map { i in
+            for k in 0..<width { window[k] = at(i - pad + k) }
+            window.sort()
+            return window[pad]
+        }
+    }
+
+    /// Minimum-cost monotonic path through `cost` (rows × columns), diagonal,
+    /// down or right moves. ref: whisper/timing.py `dtw_cpu`, `backtrace`
+    static func dynamicTimeWarping(cost: [Float], rows: Int, columns: Int) -> [(row: Int, column: Int)] {
+        guard rows > 0, columns > 0 else { return [] }
+        let stride = columns + 1
+        var total = [Float](repeating: .infinity, count: (rows + 1) * stride)
+        var trace = [Int8](repeating: -1, count: (rows + 1) * stride)
+        total[0] = 0
+        for j in 1...columns {
+            for i in 1...rows {
+                let c0 = total[(i - 1) * stride + j - 1], c1 = total[(i - 1) * stride + j], c2 = total[i * stride + j - 1]
+                let (c, t): (Float, Int8) = (c0 < c1 && c0 < c2) ? (c0, 0) : ((c1 < c0 && c1 < c2) ? (c1, 1) : (c2, 2))
+                total[i * stride + j] = cost[(i - 1) * columns + j - 1] + c
+                trace[i * stride + j] = t
+            }
+        }
+        for j in 0...columns { trace[j] = 2 }
+        for i in 0...rows { trace[i * stride] = 1 }
+        var i = rows, j = columns
+        var path: [(Int, Int)] = []
+        while i > 0 || j > 0 {
+            path.append((i - 1, j - 1))
+            switch trace[i * stride + j] {
+            case 0: i -= 1; j -= 1
+            case 1: i -= 1
+            default: j -= 1
+            }
+        }
+        return path.reversed().filter { $0.0 >= 0 && $0.1 >= 0 }.map { (row: $0.0, column: $0.1) }
+    }
+}

@@ -1,0 +1,99 @@
+import CBLAS
+
+/// Whisper's audio encoder: two convolutions, sinusoidal positions, the
+/// transformer blocks and a final layer norm.
+/// ref: whisper/model.py `AudioEncoder.forward`
+struct AudioEncoder: Sendable {
+    let weights: EncoderWeights
+    let dimensions: ModelDimensions
+
+    /// Encodes a log-mel window.
+    /// - Shape: `mel` is `[melCount, frameCount]` (mel-major), `frameCount`
+    ///   even and at most `2 * audioContext`; returns `[frameCount / 2, width]`.
+    func encode(_ mel: [Float], frameCount: Int) -> [Float] {
+        let d = dimensions
+        precondition(mel.count == d.melCount * frameCount && frameCount % 2 == 0
+                     && frameCount / 2 <= d.audioContext, "encoder input shape mismatch")
+        let positions = frameCount / 2
+
+        // conv1: mel-major input, time-major output [frameCount, width].
+        var x = Self.convolve(input: mel, channelsFirst: true, inChannels: d.melCount, length: frameCount,
+                              weight: weights.conv1Weight, bias: weights.conv1Bias, outChannels: d.width, stride: 1)
+        Activation.gelu(&x)
+        x = Self.convolve(input: x, channelsFirst: false, inChannels: d.width, length: frameCount,
+                          weight: weights.conv2Weight, bias: weights.conv2Bias, outChannels: d.width, stride: 2)
+        Activation.gelu(&x)
+        x.withUnsafeMutableBufferPointer { v in
+            weights.positions.withUnsafeBufferPointer { p in
+                for i in 0..<(positions * d.width) { v[i] += p[i] }
+            }
+        }
+        for block in weights.blocks {
+            x = encode(block: block, x, rows: positions)
+        }
+        return weights.finalNorm(x, rows: positions)
+    }
+
+    private func encode(block: EncoderBlockWeights, _ input: [Float], rows: Int) -> [Float] {
+        var x = input
+        let qkv = block.qkv(block.attentionNorm(x, rows: rows), rows: rows)
+        let attended = selfAttention(qkv, rows: rows)
+        addInPlace(&x, block.attentionOut(attended, rows: rows))
+        var hidden = block.ffnIn(block.ffnNorm(x, rows: rows), rows: rows)
+        Activation.gelu(&hidden)
+        addInPlace(&x, block.ffnOut(hidden, rows: rows))
+        return x
+    }
+
+    /// Multi-head self-attention over fused `[rows, 3 * width]` q, k, v.
+    private func selfAttention(_ qkv: [Float], rows: Int) -> [Float] {
+        let d = dimensions
+        let head = AttentionHead(headWidth: d.headWidth, scale: 1 / Float(d.headWidth).squareRoot())
+        var output = [Float](repeating: 0, count: rows * d.width)
+        var scores = [Float](repeating: 0, count: rows * rows)
+        qkv.withUnsafeBufferPointer { qkvBuffer in
+            output.withUnsafeMutableBufferPointer { out in
+                scores.withUnsafeMutableBufferPointer { s in
+                    let base = qkvBuffer.baseAddress!
+                    for h in 0..<d.headCount {
+                        let offset = h * d.headWidth
+                        head.attend(query: base + offset, queryStride: 3 * d.width, queryCount: rows,
+                                    key: base + d.width + offset, keyStride: 3 * d.width,
+                                    value: base + 2 * d.width + offset, valueStride: 3 * d.width, keyCount: rows,
+                                    causalOffset: nil, scores: s.baseAddress!,
+                                    output: out.baseAddress! + offset, outputStride: d.width)
+                    }
+                }
+            }
+        }
+        return output
+    }
+
+    /// 1-D convolution with kernel 3 and padding 1 as one GEMM over an im2col
+    /// matrix. Returns time-major `[outLength, outChannels]`.
+    /// - Parameter channelsFirst: input is `[inChannels, length]` (else `[length, inChannels]`).
+    static func convolve(input: [Float], channelsFirst: Bool, inChannels: Int, length: Int,
+                         weight: [Float], bias: [Float], outChannels: Int, stride: Int) -> [Float] {
+        let kernel = 3
+        let outLength = (length + 2 - kernel) / stride + 1
+        let columnWidth = inChannels * kernel
+        var columns = [Float](repeating: 0, count: outLength * columnWidth)
+        input.withUnsafeBufferPointer { x in
+            columns.withUnsafeMutableBufferPointer { c in
+                for t in 0..<outLength {
+                    let row = c.baseAddress! + t * columnWidth
+                    for k in 0..<kernel {
+                        let source = t * stride + k - 1
+                        guard source >= 0 && source < length else { continue }
+                        // weight layout [out, in, k]: column index = in * 3 + k
+                        for i in 0..<inChannels {
+                            row[i * kernel + k] = channelsFirst ? x[i * length + source] : x[source * inChannels + i]
+                        }
+                    }
+                }
+            }
+        }
+        let layer = Linear(weight: weight, bias: bias, inCount: columnWidth, outCount: outChannels)
+        return layer(columns, rows: outLength)
+    }
+}

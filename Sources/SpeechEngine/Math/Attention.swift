@@ -1,0 +1,35 @@
+import CBLAS
+
+/// Scaled dot-product attention for one head over strided row-major views.
+///
+/// Computes `softmax(q · kᵀ · scale + mask) · v` for `queryCount` queries
+/// against `keyCount` keys, writing `[queryCount, headWidth]` into `output`
+/// (row stride `outputStride`). With `causalOffset`, query `i` may attend keys
+/// `0...causalOffset + i` only (decoder self-attention over a KV cache).
+/// `scores` must hold `queryCount * keyCount` floats; after the call it holds
+/// the attention weights (used for word alignment).
+struct AttentionHead {
+    var headWidth: Int
+    var scale: Float
+
+    func attend(query: UnsafePointer<Float>, queryStride: Int, queryCount: Int,
+                key: UnsafePointer<Float>, keyStride: Int,
+                value: UnsafePointer<Float>, valueStride: Int, keyCount: Int,
+                causalOffset: Int?, scores: UnsafeMutablePointer<Float>,
+                rawScores: UnsafeMutablePointer<Float>? = nil,
+                output: UnsafeMutablePointer<Float>, outputStride: Int) {
+        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, Int32(queryCount), Int32(keyCount), Int32(headWidth),
+                    scale, query, Int32(queryStride), key, Int32(keyStride), 0, scores, Int32(keyCount))
+        if let rawScores { rawScores.update(from: scores, count: queryCount * keyCount) }
+        for row in 0..<queryCount {
+            let rowScores = scores + row * keyCount
+            if let causalOffset {
+                let visible = min(keyCount, causalOffset + row + 1)
+                for j in visible..<keyCount { rowScores[j] = -Float.infinity }
+            }
+            Activation.softmax(rowScores, count: keyCount)
+        }
+        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, Int32(queryCount), Int32(headWidth), Int32(keyCount),
+                    1, scores, Int32(keyCount), value, Int32(valueStride), 0, output, Int32(outputStride))
+    }
+}

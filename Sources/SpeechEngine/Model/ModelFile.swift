@@ -1,0 +1,172 @@
+import CFloat16
+import Foundation
+
+/// A tensor read from a CTranslate2 `model.bin`, converted to fp32.
+/// - Shape: `shape`, row-major; `values.count == shape.reduce(1, *)`.
+struct Tensor: Sendable {
+    var shape: [Int]
+    var values: [Float]
+}
+
+/// Reader for CTranslate2's `model.bin` (binary version 6, little-endian, no
+/// alignment): `u32 version, str spec, u32 revision, u32 n_vars`, then per
+/// variable `str name, u8 rank, u32 dims[rank], u8 dtype, u32 nbytes, bytes`,
+/// then `u32 n_aliases` and `(str alias, str target)` pairs, where
+/// `str = u16 length (with NUL), bytes, NUL`.
+///
+/// The file is read sequentially in chunks and each tensor converted as it
+/// arrives, so the fp16 file and the fp32 weights are never both resident:
+/// that keeps peak memory at the size of the fp32 weights.
+struct ModelFile {
+    let url: URL
+    var specName = ""
+    var tensors: [String: Tensor] = [:]
+    var scalars: [String: Double] = [:]
+
+    private enum DType: UInt8 { case f32 = 0, i8, i16, i32, f16, bf16 }
+
+    /// Reads every variable of the file.
+    /// - Throws: `EngineError(.modelNotFound)` if the file is missing,
+    ///   `EngineError(.invalidModelFile)` if it is truncated or malformed.
+    init(contentsOf url: URL) throws {
+        self.url = url
+        guard let handle = FileHandle(forReadingAtPath: url.path) else {
+            throw EngineError(.modelNotFound, "No model file at \(url.path). Run `speech assets install` to install the model.")
+        }
+        defer { try? handle.close() }
+        var reader = ChunkedReader(handle: handle, fileURL: url)
+
+        let version = try reader.u32()
+        guard version == 6 else {
+            throw EngineError(.invalidModelFile,
+                              "\(url.path) has model.bin version \(version); only version 6 is supported. Reinstall with `speech assets install`.")
+        }
+        specName = try reader.string()
+        _ = try reader.u32() // spec revision
+        let variableCount = try reader.u32()
+        for _ in 0..<variableCount {
+            let name = try reader.string()
+            let rank = Int(try reader.u8())
+            var shape: [Int] = []
+            for _ in 0..<rank { shape.append(Int(try reader.u32())) }
+            let rawType = try reader.u8()
+            let byteCount = Int(try reader.u32())
+            guard let dtype = DType(rawValue: rawType) else {
+                throw reader.malformed("variable \(name) has unknown dtype \(rawType)")
+            }
+            let count = shape.reduce(1, *)
+            let width: Int = switch dtype { case .f32, .i32: 4; case .i16, .f16, .bf16: 2; case .i8: 1 }
+            guard count * width == byteCount else {
+                throw reader.malformed("variable \(name) declares \(byteCount) bytes for shape \(shape)")
+            }
+            let values = try reader.withBytes(byteCount) { raw in
+                Self.convert(raw, count: count, dtype: dtype)
+            }
+            if rank == 0 {
+                scalars[name] = Double(values.first ?? 0)
+            } else {
+                tensors[name] = Tensor(shape: shape, values: values)
+            }
+        }
+        let aliasCount = try reader.u32()
+        for _ in 0..<aliasCount {
+            let alias = try reader.string()
+            let target = try reader.string()
+            if let tensor = tensors[target] { tensors[alias] = tensor }
+        }
+    }
+
+    private static func convert(_ raw: UnsafeRawBufferPointer, count: Int, dtype: DType) -> [Float] {
+        [Float](unsafeUninitializedCapacity: count) { out, initialized in
+            switch dtype {
+            case .f16:
+                cf16_to_f32(raw.baseAddress, out.baseAddress, count)
+            case .f32:
+                for i in 0..<count { out[i] = raw.loadUnaligned(fromByteOffset: 4 * i, as: Float.self) }
+            case .bf16:
+                for i in 0..<count {
+                    let bits = UInt32(raw.loadUnaligned(fromByteOffset: 2 * i, as: UInt16.self)) << 16
+                    out[i] = Float(bitPattern: bits)
+                }
+            case .i8:
+                for i in 0..<count { out[i] = Float(raw.load(fromByteOffset: i, as: Int8.self)) }
+            case .i16:
+                for i in 0..<count { out[i] = Float(raw.loadUnaligned(fromByteOffset: 2 * i, as: Int16.self)) }
+            case .i32:
+                for i in 0..<count { out[i] = Float(raw.loadUnaligned(fromByteOffset: 4 * i, as: Int32.self)) }
+            }
+            initialized = count
+        }
+    }
+
+    /// The tensor named `name`, checked against an expected shape.
+    func tensor(_ name: String, shape expected: [Int]) throws -> [Float] {
+        guard let tensor = tensors[name] else {
+            throw EngineError(.invalidModelFile, "\(url.path) has no variable \(name). Reinstall with `speech assets install`.")
+        }
+        guard tensor.shape == expected else {
+            throw EngineError(.invalidModelFile,
+                              "\(url.path): variable \(name) has shape \(tensor.shape), expected \(expected). Reinstall with `speech assets install`.")
+        }
+        return tensor.values
+    }
+
+    /// Removes and returns a tensor, so large weights are not held twice.
+    mutating func take(_ name: String, shape expected: [Int]) throws -> [Float] {
+        let values = try tensor(name, shape: expected)
+        tensors[name] = nil
+        return values
+    }
+}
+
+/// Sequential reader over a file handle with a reusable buffer.
+private struct ChunkedReader {
+    let handle: FileHandle
+    let fileURL: URL
+    private var buffer: [UInt8] = []
+    private var position = 0
+    private static let chunkSize = 4 << 20
+
+    init(handle: FileHandle, fileURL: URL) {
+        self.handle = handle
+        self.fileURL = fileURL
+    }
+
+    func malformed(_ detail: String) -> EngineError {
+        EngineError(.invalidModelFile,
+                    "\(fileURL.path) is corrupted (\(detail)). Reinstall with `speech assets install`.")
+    }
+
+    /// Makes at least `count` unread bytes available, or throws at end of file.
+    private mutating func fill(_ count: Int) throws {
+        if buffer.count - position >= count { return }
+        buffer.removeFirst(position)
+        position = 0
+        while buffer.count < count {
+            let want = max(Self.chunkSize, count - buffer.count)
+            let data: Data
+            do { data = try handle.read(upToCount: want) ?? Data() } catch {
+                throw EngineError(.invalidModelFile, "Could not read \(fileURL.path).", underlying: error)
+            }
+            if data.isEmpty { throw malformed("file ends early: truncated") }
+            buffer.append(contentsOf: data)
+        }
+    }
+
+    mutating func withBytes<R>(_ count: Int, _ body: (UnsafeRawBufferPointer) -> R) throws -> R {
+        try fill(count)
+        let start = position
+        position += count
+        return buffer.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[start..<(start + count)])) }
+    }
+
+    mutating func u8() throws -> UInt8 { try withBytes(1) { $0[0] } }
+    mutating func u16() throws -> UInt16 { try withBytes(2) { $0.loadUnaligned(as: UInt16.self) } }
+    mutating func u32() throws -> UInt32 { try withBytes(4) { $0.loadUnaligned(as: UInt32.self) } }
+
+    mutating func string() throws -> String {
+        let length = Int(try u16())
+        guard length > 0 else { throw malformed("empty string field") }
+        return try withBytes(length) { String(decoding: $0.prefix(length - 1), as: UTF8.self) }
+    }
+}

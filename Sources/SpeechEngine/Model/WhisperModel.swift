@@ -1,0 +1,41 @@
+import Foundation
+
+/// A loaded Whisper checkpoint: weights, sizes, tokenizer and decoding
+/// config. Immutable after loading and shared by every request; per-request
+/// state (KV caches, beams, prompt history) lives in the decoding session.
+public final class WhisperModel: Sendable {
+    /// The folder the model was loaded from.
+    public let directory: URL
+    public let dimensions: ModelDimensions
+    public let tokenizer: BPETokenizer
+    let encoder: AudioEncoder
+    let decoder: TextDecoder
+    let config: ModelConfig
+
+    /// Loads `model.bin`, `config.json` and the tokenizer from `directory`.
+    /// - Throws: `EngineError(.modelNotFound)` when files are missing,
+    ///   `EngineError(.invalidModelFile)` when they are corrupt.
+    public init(directory: URL) throws {
+        self.directory = directory
+        var file = try ModelFile(contentsOf: directory.appendingPathComponent("model.bin"))
+        guard file.specName == "WhisperSpec" else {
+            throw EngineError(.invalidModelFile,
+                              "\(file.url.path) holds a \(file.specName), not a Whisper model. Reinstall with `speech assets install`.")
+        }
+        let dimensions = try file.dimensions()
+        self.dimensions = dimensions
+        config = try ModelConfig(contentsOf: directory.appendingPathComponent("config.json"))
+        tokenizer = try BPETokenizer(directory: directory, isMultilingual: dimensions.isMultilingual)
+        encoder = AudioEncoder(weights: try file.encoderWeights(dimensions), dimensions: dimensions)
+        decoder = TextDecoder(weights: try file.decoderWeights(dimensions), dimensions: dimensions)
+    }
+
+    /// Loads an installed model from an asset store.
+    /// - Throws: `EngineError(.modelNotFound)` naming `speech assets install <name>` when it is not installed.
+    public convenience init(_ name: ModelName, store: AssetStore = .default) throws {
+        try self.init(directory: try store.requireInstalled(name))
+    }
+
+    /// Whether the checkpoint knows the 99 languages (else English only).
+    public var isMultilingual: Bool { dimensions.isMultilingual }
+}

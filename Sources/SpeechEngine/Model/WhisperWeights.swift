@@ -1,0 +1,153 @@
+/// Weights of one encoder block (pre-norm self-attention, then pre-norm FFN).
+struct EncoderBlockWeights: Sendable {
+    /// `encoder/layer_N/self_attention/layer_norm` (`encoder.blocks.N.attn_ln`).
+    let attentionNorm: LayerNorm
+    /// `encoder/layer_N/self_attention/linear_0`: fused q, k, v rows (`attn.query/key/value`).
+    let qkv: Linear
+    /// `encoder/layer_N/self_attention/linear_1` (`attn.out`).
+    let attentionOut: Linear
+    /// `encoder/layer_N/ffn/layer_norm` (`mlp_ln`).
+    let ffnNorm: LayerNorm
+    /// `encoder/layer_N/ffn/linear_0` (`mlp.0`), GELU after.
+    let ffnIn: Linear
+    /// `encoder/layer_N/ffn/linear_1` (`mlp.2`).
+    let ffnOut: Linear
+}
+
+/// Weights of one decoder block: self-attention, cross-attention, FFN.
+struct DecoderBlockWeights: Sendable {
+    /// `decoder/layer_N/self_attention/layer_norm` (`decoder.blocks.N.attn_ln`).
+    let selfAttentionNorm: LayerNorm
+    /// `decoder/layer_N/self_attention/linear_0`: fused q, k, v.
+    let selfQKV: Linear
+    /// `decoder/layer_N/self_attention/linear_1` (`attn.out`).
+    let selfOut: Linear
+    /// `decoder/layer_N/attention/layer_norm` (`cross_attn_ln`).
+    let crossAttentionNorm: LayerNorm
+    /// `decoder/layer_N/attention/linear_0`: cross-attention query (`cross_attn.query`).
+    let crossQuery: Linear
+    /// `decoder/layer_N/attention/linear_1`: fused cross k, v over the audio features.
+    let crossKeyValue: Linear
+    /// `decoder/layer_N/attention/linear_2` (`cross_attn.out`).
+    let crossOut: Linear
+    /// `decoder/layer_N/ffn/layer_norm` (`mlp_ln`).
+    let ffnNorm: LayerNorm
+    /// `decoder/layer_N/ffn/linear_0` (`mlp.0`).
+    let ffnIn: Linear
+    /// `decoder/layer_N/ffn/linear_1` (`mlp.2`).
+    let ffnOut: Linear
+}
+
+/// All weights of the audio encoder.
+struct EncoderWeights: Sendable {
+    /// `encoder/conv1/weight` `[width, melCount, 3]` (`encoder.conv1`), k3 s1 p1.
+    let conv1Weight: [Float]
+    let conv1Bias: [Float]
+    /// `encoder/conv2/weight` `[width, width, 3]` (`encoder.conv2`), k3 s2 p1.
+    let conv2Weight: [Float]
+    let conv2Bias: [Float]
+    /// `encoder/position_encodings/encodings` `[audioContext, width]` (sinusoids).
+    let positions: [Float]
+    let blocks: [EncoderBlockWeights]
+    /// `encoder/layer_norm` (`encoder.ln_post`).
+    let finalNorm: LayerNorm
+}
+
+/// All weights of the text decoder.
+struct DecoderWeights: Sendable {
+    /// `decoder/embeddings/weight` `[vocabularySize, width]`; also the output
+    /// projection (alias `decoder/projection/weight`), no bias, no scaling.
+    let embeddings: [Float]
+    /// `decoder/position_encodings/encodings` `[textContext, width]` (learned).
+    let positions: [Float]
+    let blocks: [DecoderBlockWeights]
+    /// `decoder/layer_norm` (`decoder.ln`).
+    let finalNorm: LayerNorm
+}
+
+extension ModelFile {
+    mutating func layerNorm(_ prefix: String, width: Int) throws -> LayerNorm {
+        LayerNorm(gamma: try take("\(prefix)/gamma", shape: [width]), beta: try take("\(prefix)/beta", shape: [width]))
+    }
+
+    mutating func linear(_ prefix: String, in inCount: Int, out outCount: Int) throws -> Linear {
+        Linear(weight: try take("\(prefix)/weight", shape: [outCount, inCount]),
+               bias: try take("\(prefix)/bias", shape: [outCount]), inCount: inCount, outCount: outCount)
+    }
+
+    /// Reads the sizes from the tensor shapes, checking they are consistent.
+    func dimensions() throws -> ModelDimensions {
+        func shape(_ name: String) throws -> [Int] {
+            guard let shape = tensors[name]?.shape else {
+                throw EngineError(.invalidModelFile, "\(url.path) has no variable \(name); it is not a Whisper model. Reinstall with `speech assets install`.")
+            }
+            return shape
+        }
+        let conv1 = try shape("encoder/conv1/weight")
+        let audioPositions = try shape("encoder/position_encodings/encodings")
+        let embeddings = try shape("decoder/embeddings/weight")
+        let textPositions = try shape("decoder/position_encodings/encodings")
+        func layerCount(_ side: String) -> Int {
+            var count = 0
+            while tensors["\(side)/layer_\(count)/ffn/linear_0/weight"] != nil { count += 1 }
+            return count
+        }
+        let width = conv1[0]
+        let heads = scalars["encoder/num_heads"].map { Int($0) } ?? width / 64
+        guard conv1.count == 3, width % heads == 0, audioPositions.last == width, embeddings.last == width else {
+            throw EngineError(.invalidModelFile, "\(url.path) has inconsistent Whisper shapes. Reinstall with `speech assets install`.")
+        }
+        return ModelDimensions(melCount: conv1[1], audioContext: audioPositions[0], width: width, headCount: heads,
+                               encoderLayerCount: layerCount("encoder"), textContext: textPositions[0],
+                               decoderLayerCount: layerCount("decoder"), vocabularySize: embeddings[0])
+    }
+
+    mutating func encoderWeights(_ d: ModelDimensions) throws -> EncoderWeights {
+        let w = d.width
+        var blocks: [EncoderBlockWeights] = []
+        for i in 0..<d.encoderLayerCount {
+            let p = "encoder/layer_\(i)"
+            blocks.append(EncoderBlockWeights(
+                attentionNorm: try layerNorm("\(p)/self_attention/layer_norm", width: w),
+                qkv: try linear("\(p)/self_attention/linear_0", in: w, out: 3 * w),
+                attentionOut: try linear("\(p)/self_attention/linear_1", in: w, out: w),
+                ffnNorm: try layerNorm("\(p)/ffn/layer_norm", width: w),
+                ffnIn: try linear("\(p)/ffn/linear_0", in: w, out: 4 * w),
+                ffnOut: try linear("\(p)/ffn/linear_1", in: 4 * w, out: w)))
+        }
+        return EncoderWeights(
+            conv1Weight: try take("encoder/conv1/weight", shape: [w, d.melCount, 3]),
+            conv1Bias: try take("encoder/conv1/bias", shape: [w]),
+            conv2Weight: try take("encoder/conv2/weight", shape: [w, w, 3]),
+            conv2Bias: try take("encoder/conv2/bias", shape: [w]),
+            positions: try take("encoder/position_encodings/encodings", shape: [d.audioContext, w]),
+            blocks: blocks,
+            finalNorm: try layerNorm("encoder/layer_norm", width: w))
+    }
+
+    mutating func decoderWeights(_ d: ModelDimensions) throws -> DecoderWeights {
+        let w = d.width
+        var blocks: [DecoderBlockWeights] = []
+        for i in 0..<d.decoderLayerCount {
+            let p = "decoder/layer_\(i)"
+            blocks.append(DecoderBlockWeights(
+                selfAttentionNorm: try layerNorm("\(p)/self_attention/layer_norm", width: w),
+                selfQKV: try linear("\(p)/self_attention/linear_0", in: w, out: 3 * w),
+                selfOut: try linear("\(p)/self_attention/linear_1", in: w, out: w),
+                crossAttentionNorm: try layerNorm("\(p)/attention/layer_norm", width: w),
+                crossQuery: try linear("\(p)/attention/linear_0", in: w, out: w),
+                crossKeyValue: try linear("\(p)/attention/linear_1", in: w, out: 2 * w),
+                crossOut: try linear("\(p)/attention/linear_2", in: w, out: w),
+                ffnNorm: try layerNorm("\(p)/ffn/layer_norm", width: w),
+                ffnIn: try linear("\(p)/ffn/linear_0", in: w, out: 4 * w),
+                ffnOut: try linear("\(p)/ffn/linear_1", in: 4 * w, out: w)))
+        }
+        let embeddings = try take("decoder/embeddings/weight", shape: [d.vocabularySize, w])
+        tensors["decoder/projection/weight"] = nil // alias of the embeddings: drop the second reference
+        return DecoderWeights(
+            embeddings: embeddings,
+            positions: try take("decoder/position_encodings/encodings", shape: [d.textContext, w]),
+            blocks: blocks,
+            finalNorm: try layerNorm("decoder/layer_norm", width: w))
+    }
+}

@@ -1,0 +1,28 @@
+import Foundation
+import SpeechEngine
+
+/// The installed models, loaded once per test process and shared.
+///
+/// Loading takes a second and a few hundred MB, so every full-model test uses
+/// these instances. Without installed models the error names the command to run.
+public enum Models {
+    private static let cache = Cache()
+
+    public static func transcriber(_ name: ModelName = .whisperBase) throws -> Transcriber {
+        try cache.transcriber(name)
+    }
+
+    private final class Cache: @unchecked Sendable {
+        private let lock = NSLock()
+        private var loaded: [ModelName: Transcriber] = [:]
+
+        func transcriber(_ name: ModelName) throws -> Transcriber {
+            lock.lock()
+            defer { lock.unlock() }
+            if let transcriber = loaded[name] { return transcriber }
+            let transcriber = try Transcriber(model: name)
+            loaded[name] = transcriber
+            return transcriber
+        }
+    }
+}
