@@ -27,4 +27,22 @@ public enum Downmix {
             initialized = frameCount
         }
     }
+
+    /// Averages planar (one array per channel) audio into one channel, as delivered by
+    /// `AVAudioPCMBuffer.floatChannelData`-style buffers.
+    ///
+    /// - Shape: every channel holds the same number of frames; the result has that many.
+    ///   Channels of unequal length are mixed over the shortest.
+    public static func mono(planar channels: [[Float]]) -> [Float] {
+        guard let first = channels.first else { return [] }
+        if channels.count == 1 { return first }
+        let frameCount = channels.map(\.count).min() ?? 0
+        var mixed = [Float](repeating: 0, count: frameCount)
+        for channel in channels {
+            for frame in 0..<frameCount { mixed[frame] += channel[frame] }
+        }
+        let scale = 1 / Float(channels.count)
+        for frame in 0..<frameCount { mixed[frame] *= scale }
+        return mixed
+    }
 }

@@ -22,4 +22,20 @@ struct DownmixTests {
         let mixed = Downmix.mono(interleaved: [1, 1, -1, -1, 1, -1], channelCount: 2)
         #expect(mixed == [1, -1, 0])
     }
+
+    @Test("Planar channels average frame by frame; one channel passes through; none gives []")
+    func planar() {
+        #expect(Downmix.mono(planar: [[1, 0.5, -1], [0, 0.5, 1]]) == [0.5, 0.5, 0])
+        #expect(Downmix.mono(planar: [[0.25, -0.25]]) == [0.25, -0.25])
+        #expect(Downmix.mono(planar: []).isEmpty)
+        #expect(Downmix.mono(planar: [[0.5, 0.5, 0.5], [0.5]]) == [0.5])
+    }
+
+    @Test("Planar and interleaved forms of the same audio mix identically")
+    func planarMatchesInterleaved() {
+        let left = AudioTestFiles.sine(hz: 300, seconds: 0.01, sampleRate: 16_000)
+        let right = AudioTestFiles.sine(hz: 700, seconds: 0.01, sampleRate: 16_000, amplitude: 0.3)
+        let interleaved = zip(left, right).flatMap { [$0, $1] }
+        #expect(Downmix.mono(planar: [left, right]) == Downmix.mono(interleaved: interleaved, channelCount: 2))
+    }
 }
