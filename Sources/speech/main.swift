@@ -1,2 +1,5 @@
-// Placeholder: replaced by the CLI work.
-print("speech: not built yet")
+import Foundation
+
+// The `speech` command-line tool. See `speech --help`.
+let status = await SpeechTool.main(Array(CommandLine.arguments.dropFirst()))
+exit(status.rawValue)

@@ -1,0 +1,28 @@
+import Foundation
+
+/// The process's peak memory use, for `speech bench`.
+enum ResourceUsage {
+    /// Peak resident set size in bytes: `VmHWM` from /proc/self/status, or
+    /// `getrusage`'s `ru_maxrss` (kilobytes on Linux) where /proc is absent.
+    static func peakResidentBytes() -> Int {
+        if let kilobytes = statusField("VmHWM") { return kilobytes * 1024 }
+        var usage = rusage()
+        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+        return Int(usage.ru_maxrss) * 1024
+    }
+
+    /// A `kB` field of /proc/self/status, e.g. "VmHWM:   123456 kB".
+    static func statusField(_ name: String) -> Int? {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
+        return parseStatusField(name, in: status)
+    }
+
+    /// Finds `name:` in `status` text and returns its number.
+    static func parseStatusField(_ name: String, in status: String) -> Int? {
+        for line in status.split(separator: "\n") where line.hasPrefix(name + ":") {
+            let number = line.dropFirst(name.count + 1).split(whereSeparator: \.isWhitespace).first
+            return number.flatMap { Int($0) }
+        }
+        return nil
+    }
+}

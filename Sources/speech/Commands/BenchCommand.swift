@@ -1,0 +1,101 @@
+import Foundation
+import SpeechEngine
+
+/// `speech bench FILE`: time model loading and repeated transcription of
+/// one file, and report the real-time factor and peak memory.
+struct BenchCommand: SpeechCommand {
+    static let help = CommandHelp(
+        commandName: "bench",
+        overview: "Benchmark model load time, transcription wall time, real-time factor and peak memory.",
+        usage: "bench <file> [--runs <N>] [--beam <N>] [--threads <N>] [--model <name>] [--language xx|auto] [--format text|json]",
+        arguments: [("<file>", "The audio file to transcribe in every run.")],
+        commandOptions: [
+            .value("runs", "N", help: "Timed runs (default: 3)."),
+            DecodingArguments.beamOption,
+            DecodingArguments.threadsOption,
+            ModelChoice.option,
+            DecodingArguments.languageOption,
+            .value("format", "format", help: "Output: text or json (default: text)."),
+        ],
+        discussion: """
+        Wall time covers transcription of already decoded audio (as
+        faster-whisper's benchmark does); the real-time factor is the fastest
+        run's time over the audio's duration.
+        """)
+
+    var file: String
+    var runs: Int
+    var decoding: DecodingArguments
+    var model: ModelChoice
+    var json: Bool
+
+    init(arguments: ParsedArguments) throws(UsageError) {
+        guard arguments.positionals.count <= 1 else {
+            throw UsageError("Unexpected argument '\(arguments.positionals[1])': bench takes one file.")
+        }
+        file = arguments.positionals.first ?? ""
+        runs = try arguments.integer("runs", in: 1...100) ?? 3
+        decoding = try DecodingArguments(arguments: arguments)
+        model = try ModelChoice(arguments: arguments)
+        json = try arguments.choice("format", from: ["text", "json"]) == "json"
+    }
+
+    func validate() throws(UsageError) {
+        guard !file.isEmpty else { throw UsageError("Missing expected argument '<file>'.") }
+    }
+
+    /// What one benchmark measured.
+    struct Result: Encodable, Sendable {
+        var file: String
+        var model: String
+        var beamSize: Int
+        var threads: Int?
+        var audioSeconds: Double
+        var modelLoadSeconds: Double
+        var wallSeconds: TimingSummary
+        var realTimeFactor: Double
+        var peakResidentMegabytes: Double
+        var text: String
+    }
+
+    func run(console: Console) async throws {
+        let clock = ContinuousClock()
+        let loadStart = clock.now
+        let transcriber = try model.loadTranscriber()
+        let loadSeconds = (clock.now - loadStart).seconds
+        let samples = try AudioDecoder.decode(contentsOf: URL(fileURLWithPath: file))
+        let audioSeconds = Double(samples.count) / AudioDecoder.sampleRate
+        var options = decoding.options()
+        options.wordTimestamps = false
+        var times: [Double] = []
+        var text = ""
+        for index in 0..<runs {
+            let start = clock.now
+            text = try transcriber.transcribe(samples: samples, options: options).text
+            times.append((clock.now - start).seconds)
+            console.log(String(format: "run %d/%d: %.3f s", index + 1, runs, times[index]))
+        }
+        let timing = TimingSummary(runs: times)
+        let result = Result(file: file, model: model.description, beamSize: decoding.beamSize,
+                            threads: decoding.threadCount, audioSeconds: audioSeconds, modelLoadSeconds: loadSeconds,
+                            wallSeconds: timing,
+                            realTimeFactor: audioSeconds > 0 ? timing.minimum / audioSeconds : 0,
+                            peakResidentMegabytes: Double(ResourceUsage.peakResidentBytes()) / 1_048_576,
+                            text: text)
+        console.writeOutput(json ? try JSONOutput.encode(result) : Self.table(result))
+    }
+
+    static func table(_ result: Result) -> String {
+        """
+        file               \(result.file)
+        model              \(result.model), beam \(result.beamSize), threads \(result.threads.map(String.init) ?? "default")
+        audio              \(String(format: "%.2f s", result.audioSeconds))
+        model load         \(String(format: "%.3f s", result.modelLoadSeconds))
+        wall time min      \(String(format: "%.3f s", result.wallSeconds.minimum))
+        wall time median   \(String(format: "%.3f s", result.wallSeconds.median))
+        real-time factor   \(String(format: "%.4f", result.realTimeFactor))
+        peak RSS           \(String(format: "%.1f MB", result.peakResidentMegabytes))
+
+        """
+    }
+}

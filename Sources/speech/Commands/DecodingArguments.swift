@@ -1,0 +1,43 @@
+import SpeechEngine
+
+/// Options shared by the commands that run recognition: `--language`,
+/// `--beam`, `--threads`, turned into `TranscriptionOptions`.
+struct DecodingArguments: Sendable, Hashable {
+    static let languageOption = OptionSpec.value(
+        "language", "xx|auto", help: "Language code (en, sv, ja, …; en-US is read as en), or auto\nto detect it (default: auto).")
+    static let beamOption = OptionSpec.value("beam", "N", help: "Beam width; 1 decodes greedily (default: 5).")
+    static let threadsOption = OptionSpec.value("threads", "N", help: "Compute threads (default: 2 at most).")
+
+    /// ISO 639-1 code, or nil to detect.
+    var language: String?
+    var beamSize: Int
+    var threadCount: Int?
+
+    /// Reads and checks the options.
+    /// - Throws: ``UsageError`` for a malformed or unknown language, or an
+    ///   out-of-range number.
+    init(arguments: ParsedArguments, defaultBeam: Int = 5) throws(UsageError) {
+        beamSize = try arguments.integer("beam", in: 1...16) ?? defaultBeam
+        threadCount = try arguments.integer("threads", in: 1...64)
+        language = try Self.language(arguments.value("language"))
+    }
+
+    /// "auto" and nil mean detect; "en-US" means "en".
+    static func language(_ text: String?) throws(UsageError) -> String? {
+        guard let text, text.lowercased() != "auto" else { return nil }
+        let code = text.split(whereSeparator: { $0 == "-" || $0 == "_" }).first.map { $0.lowercased() } ?? ""
+        guard WhisperLanguages.codes.contains(code) else {
+            throw UsageError("Unknown language '\(text)': use a code Whisper knows (en, es, sv, ja, zh, …) or auto.")
+        }
+        return code
+    }
+
+    /// Engine options with these settings.
+    func options(language override: String? = nil) -> TranscriptionOptions {
+        var options = TranscriptionOptions()
+        options.language = override ?? language
+        options.beamSize = beamSize
+        options.threadCount = threadCount
+        return options
+    }
+}

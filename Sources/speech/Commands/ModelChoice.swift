@@ -1,0 +1,58 @@
+import Foundation
+import SpeechEngine
+
+/// The model a command runs: an installed model by name, or a model folder
+/// by path (a CTranslate2 Whisper folder with model.bin, config.json and
+/// tokenizer.json).
+enum ModelChoice: Sendable, Hashable, CustomStringConvertible {
+    case named(ModelName)
+    case directory(URL)
+
+    /// The `--model` option every recognising command shares.
+    static let option = OptionSpec.value(
+        "model", "name|path",
+        help: "Model: \(ModelName.allCases.map(\.rawValue).joined(separator: ", ")), or a model folder\n(default: \(ModelName.default.rawValue)).")
+
+    /// Reads `--model`.
+    /// - Throws: ``UsageError`` if it is neither a model name nor a folder.
+    init(arguments: ParsedArguments) throws(UsageError) {
+        guard let text = arguments.value("model") else {
+            self = .named(.default)
+            return
+        }
+        if let name = ModelName(rawValue: text) {
+            self = .named(name)
+            return
+        }
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: text, isDirectory: &isDirectory), isDirectory.boolValue {
+            self = .directory(URL(fileURLWithPath: text))
+            return
+        }
+        throw UsageError("Unknown model '\(text)': use one of \(ModelName.allCases.map(\.rawValue).joined(separator: ", ")) or a model folder.")
+    }
+
+    /// Whether the model knows only English (decided by name; a folder is
+    /// checked when loaded).
+    var isEnglishOnly: Bool {
+        if case .named(let name) = self { return !name.isMultilingual }
+        return false
+    }
+
+    var description: String {
+        switch self {
+        case .named(let name): return name.rawValue
+        case .directory(let url): return url.path
+        }
+    }
+
+    /// Loads the model and returns a transcriber over it.
+    /// - Throws: `EngineError(.modelNotFound)` or `.invalidModelFile`, whose
+    ///   messages name the file and the install command.
+    func loadTranscriber() throws -> Transcriber {
+        switch self {
+        case .named(let name): return try Transcriber(model: name)
+        case .directory(let url): return Transcriber(model: try WhisperModel(directory: url))
+        }
+    }
+}

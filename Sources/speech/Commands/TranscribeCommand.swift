@@ -1,0 +1,88 @@
+import Foundation
+import SpeechEngine
+
+/// `speech transcribe FILE...`: recognise audio files and print their
+/// transcripts as text, JSON or subtitles.
+struct TranscribeCommand: SpeechCommand {
+    static let help = CommandHelp(
+        commandName: "transcribe",
+        overview: "Transcribe audio files (WAV, FLAC, OGG/Opus, MP3; any rate and channel count).",
+        usage: "transcribe <file>... [--language xx|auto] [--model <name>] [--beam <N>] [--format text|json|srt|vtt] [--words] [--prompt <text>] [--phrase <phrase>]... [--threads <N>]",
+        arguments: [("<file>", "Audio files to transcribe.")],
+        commandOptions: [
+            DecodingArguments.languageOption,
+            ModelChoice.option,
+            DecodingArguments.beamOption,
+            .value("format", "format", help: "Output: text, json, srt or vtt (default: text)."),
+            .flag("words", help: "Show each word with its start, end and confidence."),
+            .value("prompt", "text", help: "Text that comes before the audio: names, spelling, style."),
+            .repeated("phrase", "phrase", help: "A phrase to bias recognition toward (e.g. a product name)."),
+            DecodingArguments.threadsOption,
+            .flag("punctuation", help: "Keep punctuation in the transcript (default: on)."),
+        ],
+        discussion: """
+        EXAMPLES:
+          speech transcribe talk.flac --format srt > talk.srt
+          speech transcribe clip.wav --language sv --words
+        """)
+
+    var files: [String]
+    var decoding: DecodingArguments
+    var model: ModelChoice
+    var format: OutputFormat
+    var words: Bool
+    var prompt: String?
+    var phrases: [String]
+    var punctuation: Bool
+
+    init(arguments: ParsedArguments) throws(UsageError) {
+        files = arguments.positionals
+        decoding = try DecodingArguments(arguments: arguments)
+        model = try ModelChoice(arguments: arguments)
+        format = try arguments.choice("format", from: OutputFormat.names).flatMap(OutputFormat.init(rawValue:)) ?? .text
+        words = arguments.flag("words")
+        prompt = arguments.value("prompt")
+        phrases = arguments.allValues("phrase")
+        punctuation = arguments.flag("punctuation", default: true)
+    }
+
+    func validate() throws(UsageError) {
+        guard !files.isEmpty else { throw UsageError("Missing expected argument '<file>'.") }
+        if files.count > 1, format == .srt || format == .vtt {
+            throw UsageError("Subtitles (--format \(format.rawValue)) are written for one file at a time; got \(files.count) files.")
+        }
+        if model.isEnglishOnly, let language = decoding.language, language != "en" {
+            throw UsageError("The model '\(model)' knows only English; use --model whisper-base for '\(language)'.")
+        }
+        if phrases.contains(where: { $0.trimmingCharacters(in: .whitespaces).isEmpty }) {
+            throw UsageError("A --phrase must not be empty.")
+        }
+    }
+
+    /// Engine options for this command line.
+    var options: TranscriptionOptions {
+        var options = decoding.options()
+        if model.isEnglishOnly, options.language == nil { options.language = "en" }
+        options.initialPrompt = prompt
+        options.phrases = phrases
+        options.wordTimestamps = words
+        options.addsPunctuation = punctuation
+        return options
+    }
+
+    func run(console: Console) async throws {
+        let transcriber = try model.loadTranscriber()
+        var results: [TranscriptFormatter.FileResult] = []
+        for path in files {
+            let samples = try AudioDecoder.decode(contentsOf: URL(fileURLWithPath: path))
+            let durationSeconds = Double(samples.count) / AudioDecoder.sampleRate
+            let bar = ProgressBar(label: (path as NSString).lastPathComponent, console: console,
+                                  enabled: console.errorIsTerminal && durationSeconds > 30)
+            let transcript = try transcriber.transcribe(samples: samples, options: options,
+                                                        progress: { bar.update($0) })
+            bar.finish()
+            results.append(.init(path: path, transcript: transcript))
+        }
+        console.writeOutput(try TranscriptFormatter(format: format, includesWords: words).render(results))
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+import Synchronization
+
+/// A one-line progress bar on standard error, redrawn in place with `\r`:
+/// `label [##########..........]  50%`.
+///
+/// It draws only when standard error is a terminal; otherwise it stays
+/// silent so logs and pipes get no control characters. Safe to update from
+/// any thread (the engine reports progress from its worker).
+final class ProgressBar: Sendable {
+    /// Characters between the brackets.
+    static let width = 30
+
+    private let console: Console
+    private let label: String
+    private let enabled: Bool
+    /// The last percentage drawn, so repeated updates do not redraw.
+    private let lastPercent = Mutex(-1)
+
+    /// Creates a bar; `enabled` defaults to whether stderr is a terminal.
+    init(label: String, console: Console, enabled: Bool? = nil) {
+        self.label = label
+        self.console = console
+        self.enabled = enabled ?? console.errorIsTerminal
+    }
+
+    /// Draws `fraction` (clamped to [0, 1]).
+    func update(_ fraction: Double) {
+        guard enabled else { return }
+        let clamped = fraction.isFinite ? min(max(fraction, 0), 1) : 0
+        let percent = Int((clamped * 100).rounded(.down))
+        let changed = lastPercent.withLock { last in
+            defer { last = percent }
+            return last != percent
+        }
+        if changed {
+            console.writeError("\r" + Self.render(label: label, fraction: clamped))
+        }
+    }
+
+    /// Completes the line (100 %, then a newline).
+    func finish() {
+        guard enabled else { return }
+        update(1)
+        console.writeError("\n")
+    }
+
+    /// The bar's text for `fraction` in [0, 1].
+    static func render(label: String, fraction: Double) -> String {
+        let filled = Int((fraction * Double(width)).rounded(.down))
+        let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
+        let percent = String(format: "%3d%%", Int((fraction * 100).rounded(.down)))
+        return "\(label) [\(bar)] \(percent)"
+    }
+}
