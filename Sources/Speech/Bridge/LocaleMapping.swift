@@ -1,4 +1,5 @@
 import Foundation
+import SpeechEngine
 
 /// Whisper language codes ⇄ `Locale`s, compared through BCP-47 identifiers.
 ///
@@ -15,6 +16,22 @@ enum LocaleMapping {
         "fil": "tl",  // Filipino is served by Tagalog
         "mo": "ro",
     ]
+
+    /// Every language some installable model decodes: Whisper's 99.
+    static var whisperLanguages: [String] { WhisperLanguages.codes }
+
+    /// The models that decode `language` (a Whisper code), preferred first:
+    /// the English-only model serves English, the multilingual one everything.
+    static func models(forLanguage language: String) -> [ModelName] {
+        ModelName.allCases.filter { $0.isMultilingual || language == "en" }
+            .sorted { $0.isMultilingual && !$1.isMultilingual }
+    }
+
+    /// Whether a model that decodes `locale` is installed in `store`.
+    static func isInstalled(_ locale: Locale, in store: AssetStore) -> Bool {
+        guard let language = whisperLanguage(for: locale, among: whisperLanguages) else { return false }
+        return models(forLanguage: language).contains { store.isInstalled($0) }
+    }
 
     /// The Whisper code of a locale's language, if `languages` holds it.
     /// - Parameter languages: the Whisper codes the models can decode.

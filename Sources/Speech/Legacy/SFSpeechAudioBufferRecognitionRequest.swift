@@ -1,0 +1,60 @@
+import AVFoundation
+import Foundation
+
+/// A request to recognize live or streamed audio that the app appends.
+///
+/// Append buffers as they arrive (typically from an `AVAudioEngine` input
+/// tap), then call `endAudio()`: the final result comes only after that.
+/// - Note: On Linux `append(_:)` accepts any PCM buffer — Float32, Int16 or
+///   Int32, interleaved or not, any sample rate and channel count — and
+///   converts it to the engine's 16 kHz mono internally, as Apple's does in
+///   practice. Appending is thread-safe. Audio appended before the task
+///   starts is kept for it; audio after `endAudio()` is ignored.
+@available(iOS 10.0, macOS 10.15, *)
+open class SFSpeechAudioBufferRecognitionRequest: SFSpeechRecognitionRequest, @unchecked Sendable {
+    // @unchecked: conversion state is behind `conversionLock`.
+
+    private let conversionLock = NSLock()
+    private let conversion = BufferConversion()
+    private var conversionError: (any Error)?
+
+    /// Creates an empty request.
+    public override init() {
+        super.init()
+    }
+
+    /// The preferred audio format: 16 kHz mono Float32 (non-interleaved).
+    /// - Note: A hint only, as on Apple platforms; any PCM format is accepted.
+    open var nativeAudioFormat: AVAudioFormat {
+        AVAudioFormat(commonFormat: .pcmFormatFloat32, sampleRate: BufferConversion.outputRate, channels: 1,
+                      interleaved: false)!
+    }
+
+    /// Appends PCM audio to the request.
+    /// - Note: A buffer in a format without public sample access (Float64,
+    ///   compressed) ends the task with `SFSpeechError.audioReadFailed`.
+    open func append(_ audioPCMBuffer: AVAudioPCMBuffer) {
+        conversionLock.withLock {
+            guard !feed.isEnded else { return }
+            do {
+                feed.append(try conversion.convert(audioPCMBuffer))
+            } catch {
+                feed.fail(ErrorMapping.legacyError(forAny: error))
+            }
+        }
+    }
+
+    /// Marks the end of audio input: no more audio is taken, what was
+    /// appended is recognized and the final result is delivered.
+    open func endAudio() {
+        stopProducingAudio()
+    }
+
+    override func stopProducingAudio() {
+        conversionLock.withLock {
+            guard !feed.isEnded else { return }
+            feed.append(conversion.finish())
+            feed.end()
+        }
+    }
+}
