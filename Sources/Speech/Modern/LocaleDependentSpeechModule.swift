@@ -1,0 +1,29 @@
+import Foundation
+
+/// A module whose analysis depends on the language of the audio, such as a
+/// transcriber.
+///
+/// Locale-dependent modules need the assets (models) of their locale
+/// installed and the locale reserved through `AssetInventory`.
+/// - Note: On Linux a locale is served by a Whisper model: English by
+///   `whisper-tiny.en` or `whisper-base`, the other 98 Whisper languages by
+///   `whisper-base`. Regions do not change the model.
+@available(macOS 26.0, iOS 26.0, *)
+@available(tvOS, unavailable)
+@available(watchOS, unavailable)
+public protocol LocaleDependentSpeechModule: SpeechModule {
+    /// The locales the module supports, including those whose assets are not
+    /// installed yet; empty if the device cannot run the module.
+    static var supportedLocales: [Locale] { get async }
+
+    /// A supported locale equivalent to `locale` (the same locale, or one with
+    /// the same language and a different region, preferring installed ones),
+    /// or `nil` when no supported locale matches.
+    ///
+    /// Use this rather than `supportedLocales.contains(_:)`: two locales can
+    /// be equivalent without being equal (`en-US` and `en_US@rg=gbzzzz`).
+    static func supportedLocale(equivalentTo locale: Locale) async -> Locale?
+
+    /// The locales this module instance was configured with.
+    var selectedLocales: [Locale] { get }
+}

@@ -1,0 +1,149 @@
+import AVFoundation
+import CoreMedia
+import Foundation
+
+@available(macOS 26.0, iOS 26.0, *)
+extension SpeechAnalyzer {
+    /// Consumes an input sequence: takes the analyzer (weakly) and the
+    /// sequence's generation, returns when the sequence ends or is replaced.
+    typealias InputLoop = @Sendable (_ analyzer: WeakAnalyzer, _ generation: Int) async -> Void
+
+    /// The consumption loop for a sequence, with the sequence's type erased.
+    static func inputLoop<InputSequence>(for sequence: InputSequence) -> InputLoop
+    where InputSequence: Sendable, InputSequence: AsyncSequence, InputSequence.Element == AnalyzerInput {
+        { weakAnalyzer, generation in
+            do {
+                for try await input in sequence {
+                    guard let analyzer = weakAnalyzer.analyzer,
+                          await analyzer.consume(input, generation: generation) else { return }
+                }
+                await weakAnalyzer.analyzer?.inputSequenceEnded(generation: generation)
+            } catch {
+                await weakAnalyzer.analyzer?.inputSequenceFailed(error, generation: generation)
+            }
+        }
+    }
+
+    /// Starts autonomous analysis of a new input sequence and returns at once.
+    ///
+    /// Autonomous analysis of the previous sequence stops: its unconsumed
+    /// audio is ignored, and what was consumed is still analyzed. After the
+    /// analyzer finishes this does nothing.
+    public final func start<InputSequence>(inputSequence: InputSequence) async throws
+    where InputSequence: Sendable, InputSequence: AsyncSequence, InputSequence.Element == AnalyzerInput {
+        try throwIfFailed()
+        _ = beginInput(SpeechAnalyzer.inputLoop(for: inputSequence))
+    }
+
+    /// Analyzes an input sequence until it ends, and returns the time just
+    /// after the last audio consumed (from this or an earlier sequence), or
+    /// `nil` if there was none.
+    ///
+    /// Analysis of the audio may still be pending when this returns: call a
+    /// finalize or finish method next. Ending the sequence does not finish
+    /// the analyzer.
+    @discardableResult
+    public final func analyzeSequence<InputSequence>(_ inputSequence: InputSequence) async throws -> CMTime?
+    where InputSequence: Sendable, InputSequence: AsyncSequence, InputSequence.Element == AnalyzerInput {
+        try throwIfFailed()
+        guard let task = beginInput(SpeechAnalyzer.inputLoop(for: inputSequence)) else { return consumedEnd }
+        await withTaskCancellationHandler {
+            await task.value
+        } onCancel: {
+            task.cancel()
+        }
+        try throwIfFailed()
+        return consumedEnd
+    }
+
+    /// Replaces the input sequence being consumed by `loop`; returns the task
+    /// consuming it, or `nil` when the analyzer has finished.
+    func beginInput(_ loop: @escaping InputLoop) -> Task<Void, Never>? {
+        guard case .active = phase else { return nil }
+        inputGeneration += 1
+        inputExhausted = false
+        let generation = inputGeneration
+        let weakSelf = WeakAnalyzer(self)
+        let task = Task(priority: analyzerOptions.priority) {
+            await loop(weakSelf, generation)
+        }
+        inputTask.withLock { previous in
+            previous?.cancel()
+            previous = task
+        }
+        return task
+    }
+
+    /// The current sequence ended and every input was consumed.
+    func inputSequenceEnded(generation: Int) {
+        guard generation == inputGeneration, case .active = phase else { return }
+        inputExhausted = true
+        resumeSatisfiedWaiters()
+    }
+
+    /// The current sequence threw: the analysis fails with its error.
+    func inputSequenceFailed(_ error: any Error, generation: Int) {
+        guard generation == inputGeneration else { return }
+        if error is CancellationError {
+            // The consuming task was cancelled (a new `start`, or the caller of
+            // `analyzeSequence` was cancelled): not a failure of the analysis.
+            return
+        }
+        fail(error)
+    }
+
+    /// Takes one input: checks its format and time-code, places it on the
+    /// timeline, and hands its samples to every transcriber's session.
+    /// Returns `false` when the sequence should stop being consumed.
+    func consume(_ input: AnalyzerInput, generation: Int) -> Bool {
+        guard generation == inputGeneration, case .active = phase else { return false }
+        do {
+            let placement = try place(input)
+            let samples = try ModernAudioFormats.samples(of: input.buffer)
+            try feed(samples, startingAt: placement.start, gap: placement.gap)
+            consumedEnd = placement.start + placement.duration
+        } catch {
+            fail(error)
+            return false
+        }
+        updateVolatileRange()
+        resumeSatisfiedWaiters()
+        return true
+    }
+
+    /// Where an input goes on the timeline.
+    struct Placement {
+        /// Timeline time of its first sample.
+        var start: CMTime
+        /// Its duration.
+        var duration: CMTime
+        /// Silence between the previous input and this one.
+        var gap: CMTime
+    }
+
+    /// Checks an input's format and time-code and places it on the timeline.
+    /// - Throws: `unexpectedAudioFormat` for a buffer the modules cannot take
+    ///   (the analyzer never converts buffers); `audioDisordered` for a
+    ///   `bufferStartTime` that overlaps or precedes earlier input.
+    func place(_ input: AnalyzerInput) throws -> Placement {
+        let format = input.buffer.format
+        guard ModernAudioFormats.isAnalyzerFormat(format) else {
+            throw ModernErrors.unexpectedFormat(format)
+        }
+        let rate = CMTimeScale(format.sampleRate.rounded())
+        let duration = CMTime(value: CMTimeValue(input.buffer.frameLength), timescale: rate)
+        let expected = consumedEnd ?? .zero
+        guard let start = input.bufferStartTime else {
+            return Placement(start: expected, duration: duration, gap: .zero)
+        }
+        guard start.isNumeric else { throw ModernErrors.disordered(start, expected: expected) }
+        guard let previousEnd = consumedEnd else {
+            return Placement(start: start, duration: duration, gap: .zero)
+        }
+        // Half a sample of tolerance for time-codes rounded to another timescale.
+        let tolerance = CMTime(value: 1, timescale: 2 * rate)
+        if start + tolerance < previousEnd { throw ModernErrors.disordered(start, expected: previousEnd) }
+        let gap = start > previousEnd ? start - previousEnd : .zero
+        return Placement(start: max(start, previousEnd), duration: duration, gap: gap)
+    }
+}
