@@ -7,8 +7,9 @@ import Foundation
 /// channels are averaged (`Downmix`), and the rate is converted with libsoxr
 /// (`Resampler`), all streamed in blocks so long files never sit in memory twice.
 ///
-/// Errors name the file and say what to do. Decoded MP3 keeps the encoder's padding
-/// (LAME adds ~1,600 samples of leading silence).
+/// Errors name the file and say what to do. MP3s with a LAME/Xing tag come back
+/// gapless (libsndfile's mpg123 trims the encoder delay); untagged MP3s may keep
+/// ~1,600 samples of leading encoder padding.
 public enum AudioDecoder {
     /// The engine's sample rate in Hz.
     public static let sampleRate = 16_000.0

@@ -29,6 +29,16 @@ public struct SpeechActivityDetector: Sendable {
         case speechStarted(sampleIndex: Int)
         /// Speech ended at this sample (exclusive end of the last speech-like frame).
         case speechEnded(sampleIndex: Int)
+
+        /// The sample index the event happened at.
+        public var sampleIndex: Int {
+            switch self {
+            case .speechStarted(let index), .speechEnded(let index): index
+            }
+        }
+
+        /// The event's time in seconds from the first sample processed.
+        public var seconds: Double { Double(sampleIndex) / SpeechActivityDetector.sampleRate }
     }
 
     /// The sample rate the detector expects, in Hz.

@@ -80,4 +80,12 @@ struct LogMelSpectrogramTests {
         let short = LogMelSpectrogram.reflectPadded([1, 2], totalCount: 2, pad: 3)
         #expect(short == [2, 1, 2, 1, 2, 1, 2, 1])
     }
+
+    @Test("128 bands (large-v3) compute with the same framing, silence at the floor")
+    func oneHundredTwentyEightBands() {
+        let front = LogMelSpectrogram(melCount: 128)
+        let mel = front.compute([Float](repeating: 0, count: 1_600), paddingSamples: 160)
+        #expect(mel.melCount == 128 && mel.frameCount == 11)
+        #expect(mel.values.allSatisfy { abs($0 + 1.5) < 1e-6 })
+    }
 }

@@ -154,6 +154,7 @@ struct SpeechActivityDetectorTests {
         #expect(events.count == 1 && detector.isSpeechActive)
         #expect(detector.trailingNonSpeechSeconds < 0.05)
         #expect(detector.finish() == [.speechEnded(sampleIndex: 48_000)])
+        #expect(events.first?.sampleIndex == 32_000 && events.first?.seconds == 2.0, "\(events)")
         var second = SpeechActivityDetector()
         _ = second.process(Self.overlay(floor, Self.voiced(seconds: 0.5), atSeconds: 1.0))
         #expect(abs(second.trailingNonSpeechSeconds - 1.5) < 0.03, "\(second.trailingNonSpeechSeconds)")
