@@ -73,6 +73,22 @@ struct AudioDecoderTests {
                        lengthTolerance: 2, "stereo 44.1 kHz")
     }
 
+    @Test("48 kHz 24-bit and 8 kHz 8-bit mu-law WAVs (sox) come back at 16 kHz")
+    func otherRatesAndEncodings() throws {
+        let original = try Self.original()
+        let directory = try Fixtures.temporaryDirectory("audio-decoder")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let high = directory.appendingPathComponent("jfk-48k-24bit.wav")
+        let low = directory.appendingPathComponent("jfk-8k-ulaw.wav")
+        try AudioTestFiles.sox([AudioTestFiles.jfk.path, "-r", "48000", "-b", "24", high.path])
+        try AudioTestFiles.sox([AudioTestFiles.jfk.path, "-r", "8000", "-e", "mu-law", low.path])
+        expectSameClip(try AudioDecoder.decode(contentsOf: high), original, minimumCorrelation: 0.999,
+                       lengthTolerance: 2, "48 kHz 24-bit")
+        // 8 kHz keeps only the band below 4 kHz, and mu-law adds noise.
+        expectSameClip(try AudioDecoder.decode(contentsOf: low), original, minimumCorrelation: 0.9,
+                       lengthTolerance: 2, "8 kHz mu-law")
+    }
+
     @Test("Channels are averaged: a tone on the left only comes back at half amplitude")
     func channelsAveraged() throws {
         let directory = try Fixtures.temporaryDirectory("audio-decoder")
