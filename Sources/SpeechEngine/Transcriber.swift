@@ -1,4 +1,3 @@
-import CBLAS
 import Foundation
 
 /// The engine's one entry for batch recognition: audio in, `Transcript` out.
@@ -34,7 +33,6 @@ public final class Transcriber: Sendable {
     public func transcribe(samples: [Float], options: TranscriptionOptions = TranscriptionOptions(),
                            progress: (@Sendable (Double) -> Void)? = nil) throws -> Transcript {
         try Self.validate(options)
-        openblas_set_num_threads(Int32(options.threadCount ?? Self.defaultThreadCount))
         var session = try TranscriptionSession(model: model, options: options)
         let frames = LogMelSpectrogram.windowFrameCount
         let mel = LogMelSpectrogram(melCount: model.dimensions.melCount)
@@ -54,6 +52,7 @@ public final class Transcriber: Sendable {
             seekFrame += max(1, outcome.seekFrames)
             progress?(min(1, Double(seekFrame) / Double(max(1, contentFrames))))
         }
+        if Task.isCancelled { throw EngineError(.cancelled, "Transcription was cancelled.") }
         let text = segments.map(\.text).joined().trimmingCharacters(in: .whitespaces)
         let ranked = alternatives.isEmpty ? [Alternative(text: text, score: 0)] : alternatives
         return Transcript(segments: segments, language: session.language ?? "en",
@@ -61,10 +60,6 @@ public final class Transcriber: Sendable {
                           durationSeconds: Double(samples.count) / LogMelSpectrogram.sampleRate,
                           alternatives: Array(ranked.prefix(max(1, options.alternativeCount))))
     }
-
-    /// At most two OpenBLAS threads: these machines have two cores and more
-    /// threads only spin.
-    static var defaultThreadCount: Int { min(2, ProcessInfo.processInfo.activeProcessorCount) }
 
     static func validate(_ options: TranscriptionOptions) throws {
         guard options.beamSize >= 1, options.beamSize <= 16 else {

@@ -24,13 +24,10 @@ struct RecognitionSessionFactory: Sendable {
 
     private static let installed = Mutex<RecognitionSessionFactory?>(nil)
 
-    /// The factory the faces use by default: the engine-backed one once
-    /// `EngineSession` registers itself with `install(_:)`.
-    ///
-    /// Until then every session fails with `EngineError.modelNotFound`, which
-    /// the faces report as "assets are not installed".
+    /// The factory the faces use by default: the engine-backed
+    /// `EngineSession`, unless `install(_:)` replaced it.
     static var engine: RecognitionSessionFactory {
-        installed.withLock { $0 } ?? unavailable
+        installed.withLock { $0 } ?? EngineSession.factory
     }
 
     /// Makes `factory` the default for every face created afterwards.

@@ -39,7 +39,7 @@ struct DecodingLoop {
         if temperature == 0 && beamSize > 1 {
             var search = BeamSearch(beamSize: beamSize, endOfText: endOfText)
             var logits = Array(repeating: firstLogits, count: sequenceCount).flatMap { $0 }
-            for _ in 0..<limit {
+            for _ in 0..<limit where !Task.isCancelled {
                 let logProbabilities = filteredLogProbabilities(&logits, sequences: sequences, temperature: 1)
                 let (next, sources) = search.step(sequences: sequences, logProbabilities: logProbabilities,
                                                   vocabulary: vocabulary)
@@ -55,7 +55,7 @@ struct DecodingLoop {
             var finished = [Bool](repeating: false, count: sequenceCount)
             var logits = Array(repeating: firstLogits, count: sequenceCount).flatMap { $0 }
             firstLogits = []
-            for _ in 0..<limit {
+            for _ in 0..<limit where !Task.isCancelled {
                 let logProbabilities = filteredLogProbabilities(&logits, sequences: sequences, temperature: 1)
                 for s in 0..<sequenceCount {
                     let row = s * vocabulary

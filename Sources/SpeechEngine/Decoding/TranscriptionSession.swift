@@ -13,6 +13,8 @@ struct TranscriptionSession {
     private var historyResetIndex = 0
     private let phraseTokens: [[Int]]
     private var generator = SystemRandomNumberGenerator()
+    private let threadCount: Int
+    private let decoderThreadCount: Int
 
     struct WindowOutcome {
         var segments: [Segment]
@@ -23,6 +25,8 @@ struct TranscriptionSession {
     init(model: WhisperModel, options: TranscriptionOptions) throws {
         self.model = model
         self.options = options
+        threadCount = options.threadCount ?? BLASThreads.defaultCount
+        decoderThreadCount = ProcessInfo.processInfo.environment["SPEECHCOMPAT_DECODER_THREADS"].flatMap(Int.init) ?? 1
         let tokenizer = model.tokenizer
         if let code = options.language?.lowercased(), code != "auto" {
             guard tokenizer.specialTokens.language(code) != nil || (!model.isMultilingual && code == "en") else {
@@ -55,8 +59,12 @@ struct TranscriptionSession {
     ///   - realFrames: frames of real audio in it (the rest is padding).
     mutating func decodeWindow(_ window: [Float], frameCount: Int, realFrames: Int, offsetSeconds: Double,
                                firstSegmentID: Int) throws -> WindowOutcome {
+        BLASThreads.use(threadCount)
         let features = model.encoder.encode(window, frameCount: frameCount)
         let cross = model.decoder.crossAttentionCache(features: features, positionCount: frameCount / 2)
+        // Decoder steps are GEMVs over a few rows separated by scalar work: extra
+        // OpenBLAS threads would mostly spin between them.
+        BLASThreads.use(decoderThreadCount)
         if language == nil { detectLanguage(cross) }
         let startOfTranscript = startOfTranscriptSequence()
         let result = decodeWithFallback(cross: cross, startOfTranscript: startOfTranscript)

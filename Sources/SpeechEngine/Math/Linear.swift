@@ -83,22 +83,14 @@ struct LayerNorm: Sendable {
 }
 
 enum Activation {
-    /// GELU in its exact erf form, as Whisper's PyTorch reference uses.
+    /// GELU in its erf form, as Whisper's PyTorch reference uses.
     static func gelu(_ values: inout [Float]) {
-        let invSqrt2: Float = 0.70710678118654752
-        values.withUnsafeMutableBufferPointer { v in
-            for i in v.indices { let x = v[i]; v[i] = 0.5 * x * (1 + erff(x * invSqrt2)) }
-        }
+        values.withUnsafeMutableBufferPointer { VectorMath.gelu($0) }
     }
 
     /// Softmax of `count` values in place, numerically stable.
     static func softmax(_ row: UnsafeMutablePointer<Float>, count: Int) {
-        var maxValue = -Float.infinity
-        for i in 0..<count where row[i] > maxValue { maxValue = row[i] }
-        var sum: Float = 0
-        for i in 0..<count { let e = expf(row[i] - maxValue); row[i] = e; sum += e }
-        let inv = 1 / sum
-        for i in 0..<count { row[i] *= inv }
+        VectorMath.softmax(row, count: count)
     }
 }
 

@@ -1,0 +1,189 @@
+import Foundation
+
+/// The streaming algorithm, synchronous and deterministic: audio chunks in,
+/// `StreamingEvent`s out. `StreamingRecognizer` runs it on a worker.
+///
+/// Audio accumulates in a buffer that starts after the last committed audio.
+/// While speech goes on, a fast greedy pass over the buffer gives a volatile
+/// hypothesis every `volatileIntervalSeconds`. The buffer is committed with
+/// the accurate model at an endpoint (silence after speech, end of input, the
+/// duration limit); a buffer that grows past `bufferLimitSeconds` commits all
+/// but its last segment and keeps that segment's audio, so no word is cut at
+/// a seam. Every pass encodes one fixed 30 s window: work per pass does not
+/// grow with utterance length, and the buffer never exceeds one window.
+struct StreamingPipeline {
+    static let sampleRate = 16_000.0
+
+    let accurate: Transcriber
+    let fast: Transcriber
+    let options: StreamingOptions
+    /// Trailing non-speech that ends an utterance.
+    var endpointSilenceSeconds = 0.8
+    /// Longest buffer before a partial commit (below the 30 s window).
+    var bufferLimitSeconds = 24.0
+    /// Audio kept before detected speech so onsets are not clipped.
+    var prerollSeconds = 0.4
+
+    private var detector = SpeechActivityDetector()
+    private var buffer: [Float] = []
+    /// Stream sample index of `buffer[0]`.
+    private var bufferStart = 0
+    private var totalSamples = 0
+    private var bufferHasSpeech = false
+    private var speechReported = false
+    private var samplesAtLastVolatile = 0
+    /// Stream sample index where the current duration-limit period began.
+    private var periodStart = 0
+    private(set) var stoppedAtLimit = false
+    /// Where the last committed range ended, in seconds.
+    private var committedEndSeconds = 0.0
+
+    init(accurate: Transcriber, fast: Transcriber, options: StreamingOptions) {
+        self.accurate = accurate
+        self.fast = fast
+        self.options = options
+    }
+
+    /// Consumes the next samples. `mayRunVolatile` is false when the caller
+    /// is behind real time, to skip volatile passes and catch up.
+    mutating func consume(_ chunk: [Float], mayRunVolatile: Bool = true) throws -> [StreamingEvent] {
+        guard !stoppedAtLimit, !chunk.isEmpty else { return [] }
+        var events: [StreamingEvent] = []
+        var remaining = chunk[...]
+        while !remaining.isEmpty, !stoppedAtLimit {
+            var take = remaining.count
+            if let limit = options.maximumDurationSeconds {
+                let limitSample = periodStart + Int(limit * Self.sampleRate)
+                take = min(take, max(0, limitSample - totalSamples))
+                if take == 0 {
+                    events += try reachLimit()
+                    continue
+                }
+            }
+            let piece = Array(remaining.prefix(take))
+            remaining = remaining.dropFirst(take)
+            events += try append(piece, mayRunVolatile: mayRunVolatile && remaining.isEmpty)
+        }
+        if let limit = options.maximumDurationSeconds, !stoppedAtLimit,
+           totalSamples >= periodStart + Int(limit * Self.sampleRate) {
+            events += try reachLimit()
+        }
+        events.append(.progress(processedSeconds: seconds(totalSamples)))
+        return events
+    }
+
+    /// End of input: commits what is pending.
+    mutating func finish() throws -> [StreamingEvent] {
+        var events = detectorEvents(detector.finish())
+        if !stoppedAtLimit { events += try commit(all: true) }
+        return events
+    }
+
+    private mutating func append(_ samples: [Float], mayRunVolatile: Bool) throws -> [StreamingEvent] {
+        buffer += samples
+        totalSamples += samples.count
+        var events = detectorEvents(detector.process(samples))
+        if !bufferHasSpeech {
+            // Nothing to recognise yet: keep only a short pre-roll.
+            let keep = Int(prerollSeconds * Self.sampleRate)
+            if buffer.count > keep {
+                let drop = buffer.count - keep
+                buffer.removeFirst(drop)
+                bufferStart += drop
+            }
+            return events
+        }
+        if !detector.isSpeechActive && detector.trailingNonSpeechSeconds >= endpointSilenceSeconds {
+            events += try commit(all: true)
+        } else if seconds(buffer.count) >= bufferLimitSeconds {
+            events += try commit(all: false)
+        } else if options.reportsVolatileResults && mayRunVolatile
+                    && seconds(totalSamples - samplesAtLastVolatile) >= options.volatileIntervalSeconds {
+            samplesAtLastVolatile = totalSamples
+            if let hypothesis = try volatileHypothesis() { events.append(.volatile(hypothesis)) }
+        }
+        return events
+    }
+
+    private mutating func detectorEvents(_ detected: [SpeechActivityDetector.Event]) -> [StreamingEvent] {
+        var events: [StreamingEvent] = []
+        for event in detected {
+            guard case .speechStarted(let index) = event else { continue }
+            if !bufferHasSpeech { samplesAtLastVolatile = totalSamples }
+            bufferHasSpeech = true
+            if !speechReported {
+                speechReported = true
+                events.append(.speechDetected(atSeconds: seconds(index)))
+            }
+        }
+        return events
+    }
+
+    private mutating func reachLimit() throws -> [StreamingEvent] {
+        let limitSeconds = seconds(totalSamples)
+        var events: [StreamingEvent] = [.limitReached(atSeconds: limitSeconds)]
+        if options.rollsOverAtLimit {
+            // Keep the unfinished last segment's audio so no word is cut at the seam.
+            events += try commit(all: false)
+            periodStart = totalSamples
+        } else {
+            events += try commit(all: true)
+            stoppedAtLimit = true
+        }
+        return events
+    }
+
+    /// Transcribes the buffer with the accurate model and commits it — all of
+    /// it, or all but the last segment, keeping that segment's audio.
+    private mutating func commit(all: Bool) throws -> [StreamingEvent] {
+        guard bufferHasSpeech, !buffer.isEmpty else { return [] }
+        let transcript = try accurate.transcribe(samples: buffer, options: options.transcription)
+        var segments = transcript.segments
+        var keepFromSample = buffer.count
+        if !all, segments.count > 1, let last = segments.last {
+            keepFromSample = min(buffer.count, max(0, Int(last.startSeconds * Self.sampleRate)))
+            segments.removeLast()
+        }
+        var events: [StreamingEvent] = []
+        if let hypothesis = hypothesis(from: segments, transcript: transcript, offsetSample: bufferStart,
+                                       rangeEndSample: bufferStart + keepFromSample) {
+            events.append(.final(hypothesis))
+        }
+        committedEndSeconds = seconds(bufferStart + keepFromSample)
+        buffer.removeFirst(keepFromSample)
+        bufferStart += keepFromSample
+        if buffer.isEmpty || all {
+            bufferHasSpeech = detector.isSpeechActive
+            if !bufferHasSpeech { speechReported = false }
+        }
+        samplesAtLastVolatile = totalSamples
+        return events
+    }
+
+    /// A quick greedy pass over the buffer with the fast model.
+    private func volatileHypothesis() throws -> StreamingHypothesis? {
+        var transcription = options.transcription
+        transcription.beamSize = 1
+        transcription.temperatures = [0]
+        transcription.alternativeCount = 1
+        let transcript = try fast.transcribe(samples: buffer, options: transcription)
+        return hypothesis(from: transcript.segments, transcript: transcript, offsetSample: bufferStart,
+                          rangeEndSample: bufferStart + buffer.count)
+    }
+
+    private func hypothesis(from segments: [Segment], transcript: Transcript, offsetSample: Int,
+                            rangeEndSample: Int) -> StreamingHypothesis? {
+        let offset = seconds(offsetSample)
+        let text = segments.map(\.text).joined().trimmingCharacters(in: .whitespaces)
+        guard !text.isEmpty else { return nil }
+        let words = segments.flatMap(\.words).map { word in
+            WordTiming(word: word.word, startSeconds: word.startSeconds + offset, endSeconds: word.endSeconds + offset,
+                       probability: word.probability)
+        }
+        let alternatives = segments.count == transcript.segments.count ? transcript.alternatives : []
+        return StreamingHypothesis(startSeconds: committedEndSeconds, endSeconds: seconds(rangeEndSample), text: text,
+                                   words: words, alternatives: alternatives)
+    }
+
+    private func seconds(_ samples: Int) -> Double { Double(samples) / Self.sampleRate }
+}
