@@ -27,7 +27,7 @@ enum SpeechTool {
             ("bench", .command(BenchCommand.self)),
             ("assets", .group(AssetsCommand.group, [
                 ("list", .command(AssetsListCommand.self)),
-                // INSTALL-PENDING
+                ("install", .command(AssetsInstallCommand.self)),
                 ("remove", .command(AssetsRemoveCommand.self)),
             ])),
         ])

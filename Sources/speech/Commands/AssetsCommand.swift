@@ -12,7 +12,7 @@ enum AssetsCommand {
         usage: "assets <subcommand>",
         subcommands: [
             ("list", AssetsListCommand.help.overview),
-            // INSTALL-PENDING-HELP
+            ("install", AssetsInstallCommand.help.overview),
             ("remove", AssetsRemoveCommand.help.overview),
         ])
 

@@ -14,8 +14,8 @@ final class ProgressBar: Sendable {
     private let console: Console
     private let label: String
     private let enabled: Bool
-    /// The last percentage drawn, so repeated updates do not redraw.
-    private let lastPercent = Mutex(-1)
+    /// The last percentage and note drawn, so repeated updates do not redraw.
+    private let lastDrawn = Mutex((percent: -1, note: ""))
 
     /// Creates a bar; `enabled` defaults to whether stderr is a terminal.
     init(label: String, console: Console, enabled: Bool? = nil) {
@@ -24,24 +24,28 @@ final class ProgressBar: Sendable {
         self.enabled = enabled ?? console.errorIsTerminal
     }
 
-    /// Draws `fraction` (clamped to [0, 1]).
-    func update(_ fraction: Double) {
+    /// Draws `fraction` (clamped to [0, 1]) and an optional note after the
+    /// percentage (e.g. the current step).
+    func update(_ fraction: Double, note: String = "") {
         guard enabled else { return }
         let clamped = fraction.isFinite ? min(max(fraction, 0), 1) : 0
         let percent = Int((clamped * 100).rounded(.down))
-        let changed = lastPercent.withLock { last in
-            defer { last = percent }
-            return last != percent
+        let changed = lastDrawn.withLock { last in
+            defer { last = (percent, note) }
+            return last.percent != percent || last.note != note
         }
         if changed {
-            console.writeError("\r" + Self.render(label: label, fraction: clamped))
+            let text = Self.render(label: label, fraction: clamped) + (note.isEmpty ? "" : "  \(note)")
+            // "\r" returns to the line start; ESC [K erases what a longer line left.
+            console.writeError("\r" + text + "\u{1B}[K")
         }
     }
 
     /// Completes the line (100 %, then a newline).
     func finish() {
         guard enabled else { return }
-        update(1)
+        let note = lastDrawn.withLock { $0.note }
+        update(1, note: note)
         console.writeError("\n")
     }
 

@@ -4,7 +4,7 @@ import Testing
 @Suite struct CommandHelpTests {
     static let leafCommands: [any SpeechCommand.Type] = [
         TranscribeCommand.self, EvalCommand.self, BenchCommand.self,
-        AssetsListCommand.self, AssetsRemoveCommand.self,
+        AssetsListCommand.self, AssetsInstallCommand.self, AssetsRemoveCommand.self,
     ]
 
     @Test func everyCommandHasTheSectionsInOrder() {
@@ -47,6 +47,7 @@ import Testing
         }
         #expect(AssetsCommand.group.text.contains("list"))
         #expect(AssetsCommand.group.text.contains("remove"))
+        #expect(AssetsCommand.group.text.contains("install"))
     }
 
     @Test func longOptionNamesWrapOntoTheirOwnLine() {

@@ -32,7 +32,7 @@ import Testing
     }
 
     @Test func helpFlagOnEveryCommand() async {
-        for path in [["transcribe"], ["eval"], ["bench"], ["assets"], ["assets", "list"], ["assets", "remove"]] {
+        for path in [["transcribe"], ["eval"], ["bench"], ["assets"], ["assets", "list"], ["assets", "install"], ["assets", "remove"]] {
             let (status, output, _) = await run(path + ["--help"])
             #expect(status == .success, "\(path)")
             #expect(output.contains("USAGE: speech \(path.joined(separator: " "))"), "\(path)")

@@ -1,3 +1,4 @@
+import Foundation
 import SpeechEngine
 import Testing
 @testable import SpeechCLI
@@ -17,5 +18,25 @@ import Testing
     @Test func listTakesNoArguments() throws {
         let parsed = try ParsedArguments(["extra"], specs: AssetsListCommand.help.options)
         #expect(throws: UsageError.self) { try AssetsListCommand(arguments: parsed) }
+    }
+
+    @Test func installDefaultsToTheDefaultModel() throws {
+        let none = try AssetsInstallCommand(arguments: ParsedArguments([], specs: AssetsInstallCommand.help.options))
+        #expect(none.models == [ModelName.default])
+        let two = try AssetsInstallCommand(arguments: ParsedArguments(["whisper-tiny.en", "whisper-base"],
+                                                                      specs: AssetsInstallCommand.help.options))
+        #expect(two.models == [.whisperTinyEn, .whisperBase])
+        #expect(throws: UsageError.self) {
+            try AssetsInstallCommand(arguments: ParsedArguments(["tiny"], specs: AssetsInstallCommand.help.options))
+        }
+    }
+
+    @Test func listAsJSONNamesEveryKnownModel() async throws {
+        let (console, captured) = Console.capturing()
+        let status = await SpeechTool.main(["assets", "list", "--format", "json"], console: console)
+        #expect(status == .success)
+        let rows = try #require(try JSONSerialization.jsonObject(with: Data(captured.standardOutput.utf8)) as? [[String: Any]])
+        #expect(rows.compactMap { $0["name"] as? String } == ModelName.allCases.map(\.rawValue))
+        #expect(rows.allSatisfy { $0["installed"] is Bool && $0["path"] is String })
     }
 }

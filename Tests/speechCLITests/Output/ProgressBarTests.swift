@@ -26,7 +26,7 @@ import Testing
         bar.finish()
         let error = captured.standardError
         #expect(error.filter { $0 == "\r" }.count == 2)
-        #expect(error.hasSuffix("] 100%\n"))
+        #expect(error.hasSuffix("] 100%\u{1B}[K\n"))
         #expect(!captured.standardOutput.contains("clip"))
     }
 }
