@@ -8,7 +8,8 @@ extension SpeechActivityDetector {
         public var frameSampleCount: Int
         /// The band whose level and flatness are measured, in Hz (default 100–4000).
         public var bandHz: ClosedRange<Double>
-        /// Frames quieter than this are never speech (default -50 dBFS).
+        /// Frames quieter than this are never speech (default -65 dBFS: whispering into a
+        /// quiet room reads -60 to -45).
         public var minimumLevelDB: Float
         /// Speech must be this far above the tracked noise floor (default 10 dB).
         public var noiseMarginDB: Float
@@ -24,7 +25,7 @@ extension SpeechActivityDetector {
 
         /// The default configuration (see each property).
         public init(frameSampleCount: Int = 320, bandHz: ClosedRange<Double> = 100...4_000,
-                    minimumLevelDB: Float = -50, noiseMarginDB: Float = 10, maximumFlatness: Float = 0.4,
+                    minimumLevelDB: Float = -65, noiseMarginDB: Float = 10, maximumFlatness: Float = 0.4,
                     noiseWindowSeconds: Double = 1.5, onsetFrameCount: Int = 4, hangoverFrameCount: Int = 15) {
             precondition(frameSampleCount >= 16 && onsetFrameCount >= 1 && hangoverFrameCount >= 1,
                          "invalid speech detector configuration")

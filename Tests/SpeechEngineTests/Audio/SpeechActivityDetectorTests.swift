@@ -52,10 +52,11 @@ struct SpeechActivityDetectorTests {
         #expect(covered > 0.4 && covered < 0.9, "speech fraction \(covered)")
     }
 
-    @Test("Finds speech in LibriSpeech, LJ Speech, CMU ARCTIC and non-English corpus clips")
+    @Test("Finds speech in LibriSpeech, LJ Speech, CMU ARCTIC, whispered and non-English corpus clips")
     func corpusClips() throws {
         for clip in ["audio/librispeech-dev-clean/1272-128104-0000.wav", "audio/ljspeech/LJ001-0002.wav",
                      "audio/cmu-arctic/cmu_arctic_us_aew_a0001.wav",
+                     "audio/mfa-tests/mfa_whisper2.wav",  // whispering, about -50 dBFS
                      "audio/other-lang/mls_es_13697_11991_000000.wav", "audio/other-lang/aishell_BAC009S0724W0121.wav"] {
             let url = Fixtures.corpusClip(clip)
             guard FileManager.default.fileExists(atPath: url.path) else {
@@ -64,6 +65,13 @@ struct SpeechActivityDetectorTests {
             }
             #expect(SpeechActivityDetector.containsSpeech(try AudioDecoder.decode(contentsOf: url)), "\(clip)")
         }
+    }
+
+    @Test("Quiet whispering (about -50 dBFS, unvoiced) is mostly found, not just its loudest blip")
+    func whispering() throws {
+        let samples = try AudioDecoder.decode(contentsOf: Fixtures.corpusClip("audio/mfa-tests/mfa_whisper2.wav"))
+        let covered = SpeechActivityDetector.speechRegions(in: samples).reduce(0) { $0 + $1.count }
+        #expect(Double(covered) / Double(samples.count) > 0.3, "speech fraction \(Double(covered) / Double(samples.count))")
     }
 
     @Test("Digital silence gives no events and counts as trailing non-speech")
