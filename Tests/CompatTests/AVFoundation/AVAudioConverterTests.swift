@@ -97,7 +97,7 @@ import Testing
         let converter = try #require(AVAudioConverter(from: source, to: format(.pcmFormatFloat32, 16_000, 1)))
         converter.primeMethod = primeMethod
         let chunkFrames = 4_410 + 17 // deliberately not a multiple of anything
-        let chunkCount = 1_200 // about 80 seconds of audio
+        let chunkCount = 1_200 // about two minutes of audio
         let output = try #require(AVAudioPCMBuffer(pcmFormat: converter.outputFormat, frameCapacity: 1_700))
         var inputTotal = 0
         var outputTotal = 0

@@ -1,0 +1,175 @@
+// AVAudioEngine: the graph of nodes and the capture run (API.md §2.6).
+
+extension Notification.Name {
+    /// Posted (object: the engine) when the audio hardware changes, e.g. the
+    /// capture device disappears; the engine has stopped by then.
+    public static let AVAudioEngineConfigurationChange = Notification.Name("AVAudioEngineConfigurationChangeNotification")
+}
+
+/// A graph of audio nodes; on Linux it captures from the input device and
+/// delivers the audio to taps on `inputNode`.
+///
+/// `inputNode`, `outputNode` and `mainMixerNode` are created on first access;
+/// `mainMixerNode` is connected to `outputNode`.
+/// - Note: On Linux only capture is real (ALSA); mixing and playback are not
+///   rendered. `start()` opens the capture device only if `inputNode` was
+///   used, and throws an `NSOSStatusErrorDomain` error
+///   (`kAudioHardwareBadDeviceError`) if it cannot be opened. If the device
+///   fails while running, the engine stops and posts
+///   `AVAudioEngineConfigurationChange`.
+open class AVAudioEngine: NSObject, @unchecked Sendable {
+    /// The engine's run state, guarded by `lock`.
+    struct RunState {
+        var session: CaptureSession?
+        var prepared = false
+        var runningWithoutInput = false
+        var inputNode: AVAudioInputNode?
+    }
+
+    private let lock = NSLock()
+    private var runState = RunState()
+    private var nodes: Set<AVAudioNode> = []
+    private var lazyOutputNode: AVAudioOutputNode?
+    private var lazyMixerNode: AVAudioMixerNode?
+    /// Makes capture sources; ALSA from the environment unless a test injects one.
+    let makeSource: () -> AudioCaptureSource
+
+    /// Creates an engine that captures from the ALSA device in the environment.
+    public override convenience init() {
+        self.init(makeSource: { ALSACaptureSource(configuration: .fromEnvironment()) })
+    }
+
+    /// Creates an engine over a capture source factory.
+    init(makeSource: @escaping () -> AudioCaptureSource) {
+        self.makeSource = makeSource
+        super.init()
+    }
+
+    /// The node for the input device, created on first access.
+    open var inputNode: AVAudioInputNode {
+        lock.lock()
+        defer { lock.unlock() }
+        if let existing = runState.inputNode { return existing }
+        let node = AVAudioInputNode(makeSource: makeSource)
+        adopt(node)
+        runState.inputNode = node
+        return node
+    }
+
+    /// The node for the output device, created on first access.
+    open var outputNode: AVAudioOutputNode {
+        lock.lock()
+        defer { lock.unlock() }
+        return lockedOutputNode
+    }
+
+    private var lockedOutputNode: AVAudioOutputNode {
+        if let lazyOutputNode { return lazyOutputNode }
+        let node = AVAudioOutputNode()
+        adopt(node)
+        lazyOutputNode = node
+        return node
+    }
+
+    /// The main mixer, created on first access and connected to `outputNode`.
+    open var mainMixerNode: AVAudioMixerNode {
+        lock.lock()
+        defer { lock.unlock() }
+        if let lazyMixerNode { return lazyMixerNode }
+        let mixer = AVAudioMixerNode()
+        adopt(mixer)
+        let output = lockedOutputNode
+        let format = output.inputFormat(forBus: 0)
+        mixer.connectedOutputFormats[0] = format
+        output.connectedInputFormats[0] = format
+        lazyMixerNode = mixer
+        return mixer
+    }
+
+    private func adopt(_ node: AVAudioNode) {
+        node.engine = self
+        nodes.insert(node)
+    }
+
+    /// Attaches a node to the engine.
+    open func attach(_ node: AVAudioNode) {
+        lock.lock()
+        defer { lock.unlock() }
+        adopt(node)
+    }
+
+    /// Detaches a node from the engine.
+    open func detach(_ node: AVAudioNode) {
+        lock.lock()
+        defer { lock.unlock() }
+        nodes.remove(node)
+        node.engine = nil
+    }
+
+    /// The nodes attached to the engine.
+    open var attachedNodes: Set<AVAudioNode> {
+        lock.lock()
+        defer { lock.unlock() }
+        return nodes
+    }
+
+    /// Connects an output bus of one node to an input bus of another.
+    /// `format: nil` uses the source bus's output format.
+    open func connect(_ node1: AVAudioNode, to node2: AVAudioNode, fromBus bus1: AVAudioNodeBus,
+                      toBus bus2: AVAudioNodeBus, format: AVAudioFormat?) {
+        let connectionFormat = format ?? node1.outputFormat(forBus: bus1)
+        lock.lock()
+        defer { lock.unlock() }
+        adopt(node1)
+        adopt(node2)
+        if !(node1 is AVAudioInputNode) { node1.connectedOutputFormats[bus1] = connectionFormat }
+        node2.connectedInputFormats[bus2] = connectionFormat
+    }
+
+    /// Connects bus 0 of one node to the next free input bus (bus 0 unless the
+    /// destination is a mixer) of another.
+    open func connect(_ node1: AVAudioNode, to node2: AVAudioNode, format: AVAudioFormat?) {
+        let bus = (node2 as? AVAudioMixerNode)?.nextAvailableInputBus ?? 0
+        connect(node1, to: node2, fromBus: 0, toBus: bus, format: format)
+    }
+
+    /// Removes the connection into a node's input bus.
+    open func disconnectNodeInput(_ node: AVAudioNode, bus: AVAudioNodeBus) {
+        lock.lock()
+        defer { lock.unlock() }
+        node.connectedInputFormats[bus] = nil
+    }
+
+    /// Removes every connection into a node.
+    open func disconnectNodeInput(_ node: AVAudioNode) {
+        lock.lock()
+        defer { lock.unlock() }
+        node.connectedInputFormats.removeAll()
+    }
+
+    /// Removes the connection from a node's output bus.
+    open func disconnectNodeOutput(_ node: AVAudioNode, bus: AVAudioNodeBus) {
+        lock.lock()
+        defer { lock.unlock() }
+        node.connectedOutputFormats[bus] = nil
+    }
+
+    /// Removes every connection from a node.
+    open func disconnectNodeOutput(_ node: AVAudioNode) {
+        lock.lock()
+        defer { lock.unlock() }
+        node.connectedOutputFormats.removeAll()
+    }
+
+    /// Whether the engine is running.
+    open var isRunning: Bool {
+        withState { $0.session != nil || $0.runningWithoutInput }
+    }
+
+    /// Runs `body` on the run state under the engine's lock.
+    func withState<Result>(_ body: (inout RunState) -> Result) -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return body(&runState)
+    }
+}
