@@ -80,15 +80,16 @@ extension SFSpeechRecognitionTask {
         voice?.append(samples)
     }
 
-    /// Audio input ended: the task is finishing.
+    /// Audio input ended: the task is finishing. The delegate hears
+    /// `speechRecognitionTaskFinishedReadingAudio` once the results for the
+    /// audio already taken are out, just before the final result (or error),
+    /// so it follows every hypothesis about that audio.
     func noteEndOfAudio() {
-        let report = lock.withLock {
-            guard !finishing, !terminated else { return false }
+        lock.withLock {
+            guard !finishing, !terminated else { return }
             finishing = true
             if currentState == .starting || currentState == .running { currentState = .finishing }
-            return true
         }
-        if report { reportFinishedReading() }
     }
 
     private func reportFinishedReading() {
@@ -115,12 +116,13 @@ extension SFSpeechRecognitionTask {
             }
             postPartial(finals: finals, volatile: hypothesis)
         case .final(let hypothesis):
-            let finals = lock.withLock {
+            let (finals, audioEnded) = lock.withLock {
                 self.finals.append(hypothesis)
                 volatile = nil
-                return self.finals
+                return (self.finals, finishing)
             }
-            postPartial(finals: finals, volatile: nil)
+            // Once audio has ended the final result is next: no extra partial.
+            if !audioEnded { postPartial(finals: finals, volatile: nil, onlyIfChanged: true) }
         case .progress(let seconds):
             post(.processedAudio(seconds))
         case .limitReached:
@@ -134,9 +136,19 @@ extension SFSpeechRecognitionTask {
         }
     }
 
-    private func postPartial(finals: [StreamingHypothesis], volatile: StreamingHypothesis?) {
+    /// Posts the cumulative partial result; a committed range whose text the
+    /// last partial already showed is not reported again.
+    private func postPartial(finals: [StreamingHypothesis], volatile: StreamingHypothesis?,
+                             onlyIfChanged: Bool = false) {
         guard request.shouldReportPartialResults else { return }
-        post(.partial(ResultMapping.legacyResult(finals: finals, volatile: volatile, isFinal: false, voice: nil)))
+        let result = ResultMapping.legacyResult(finals: finals, volatile: volatile, isFinal: false, voice: nil)
+        let text = result.bestTranscription.formattedString
+        let changed = lock.withLock {
+            defer { lastPartialText = text }
+            return lastPartialText != text
+        }
+        guard changed || !onlyIfChanged else { return }
+        post(.partial(result))
     }
 
     /// All audio recognized: the final result, or 1110 when nothing was said.

@@ -47,6 +47,7 @@ open class SFSpeechRecognitionTask: NSObject, @unchecked Sendable {
     var volatile: StreamingHypothesis?
     var detectedSpeech = false
     var reportedFinishedReading = false
+    var lastPartialText: String?
 
     init(request: SFSpeechRecognitionRequest, receiver: Receiver, queue: OperationQueue) {
         self.request = request
@@ -85,6 +86,7 @@ open class SFSpeechRecognitionTask: NSObject, @unchecked Sendable {
     open func finish() {
         let proceed = lock.withLock { !terminated && !cancelled }
         guard proceed else { return }
+        noteEndOfAudio()
         request.stopProducingAudio()
     }
 

@@ -1,0 +1,205 @@
+import Foundation
+import SpeechEngine
+import Testing
+@testable import Speech
+
+/// The task's state machine and delivery contract, on a scripted session.
+@Suite struct SFSpeechRecognitionTaskTests {
+    /// Speech at 0.1 s, two growing guesses, a final range at finish.
+    static func helloWorldSession(holdsFinish: Bool = false) -> ScriptedSession {
+        ScriptedSession(steps: [
+            .init(atSeconds: 0.1, event: .speechDetected(atSeconds: 0.1)),
+            .init(atSeconds: 0.5, event: .volatile(Script.hypothesis("hello"))),
+            .init(atSeconds: 0.6, event: .progress(processedSeconds: 0.6)),
+            .init(atSeconds: 1.0, event: .volatile(Script.hypothesis("hello world"))),
+        ], onFinish: [.final(Script.hypothesis("hello world", probability: 0.8)), .finished],
+        holdsFinish: holdsFinish)
+    }
+
+    @Test func handlerGetsCumulativePartialsThenOneFinal() async throws {
+        let session = Self.helloWorldSession()
+        let (recognizer, _) = makeRecognizer(session)
+        let request = SFSpeechAudioBufferRecognitionRequest()
+        let recorder = TaskRecorder()
+        let task = recognizer.recognitionTask(with: request, resultHandler: recorder.handler)
+        request.append(Script.buffer(seconds: 1.2))
+        #expect(await recorder.waitUntil { recorder.results.count >= 2 })
+        #expect(task.state == .running)
+        #expect(!task.isFinishing)
+        request.endAudio()
+        #expect(await recorder.waitForCompletion())
+        let calls = await recorder.settle()
+        #expect(calls == [.result("hello", isFinal: false), .result("hello world", isFinal: false),
+                          .result("hello world", isFinal: true)])
+        let results = recorder.results
+        #expect(results.filter(\.isFinal).count == 1)
+        for partial in results.dropLast() {
+            #expect(partial.bestTranscription.segments.allSatisfy { $0.confidence == 0 })
+            #expect(partial.speechRecognitionMetadata == nil)
+        }
+        let final = try #require(results.last)
+        #expect(final.bestTranscription.segments.allSatisfy { abs($0.confidence - 0.8) < 1e-6 })
+        let metadata = try #require(final.speechRecognitionMetadata)
+        #expect(abs(metadata.speechStartTimestamp - 0.2) < 1e-9)
+        #expect(metadata.speakingRate > 0)
+        #expect(metadata.voiceAnalytics != nil)
+        #expect(task.state == .completed)
+        #expect(task.isFinishing)
+        #expect(task.error == nil)
+        #expect(!task.isCancelled)
+    }
+
+    @Test func delegateCallsArriveInApplesOrder() async throws {
+        let session = Self.helloWorldSession()
+        let (recognizer, _) = makeRecognizer(session)
+        let request = SFSpeechAudioBufferRecognitionRequest()
+        let recorder = TaskRecorder()
+        let task = recognizer.recognitionTask(with: request, delegate: recorder)
+        request.append(Script.buffer(seconds: 1.2))
+        request.endAudio()
+        #expect(await recorder.waitForCompletion())
+        let calls = await recorder.settle()
+        #expect(calls.filter { !$0.isProgress } == [
+            .detectedSpeech, .hypothesis("hello"), .hypothesis("hello world"), .finishedReading,
+            .finalRecognition("hello world"), .finishedSuccessfully(true),
+        ])
+        #expect(calls.contains(.processed(0.6)))
+        #expect(calls.last == .finishedSuccessfully(true))
+        #expect(task.state == .completed)
+    }
+
+    @Test func silenceEndsWithNoSpeech1110Once() async throws {
+        let session = ScriptedSession(onFinish: [.progress(processedSeconds: 1), .finished])
+        let (recognizer, _) = makeRecognizer(session)
+        let request = SFSpeechAudioBufferRecognitionRequest()
+        let recorder = TaskRecorder()
+        let task = recognizer.recognitionTask(with: request, delegate: recorder)
+        request.append(Script.buffer(seconds: 1, amplitude: 0))
+        request.endAudio()
+        #expect(await recorder.waitForCompletion())
+        #expect(await recorder.settle().filter { !$0.isProgress } == [.finishedReading, .finishedSuccessfully(false)])
+        let error = try #require(task.error) as NSError
+        #expect(error.domain == "kAFAssistantErrorDomain")
+        #expect(error.code == 1110)
+        #expect(error.localizedDescription == "No speech detected")
+
+        let handlerSession = ScriptedSession()
+        let (handlerRecognizer, _) = makeRecognizer(handlerSession)
+        let handlerRequest = SFSpeechAudioBufferRecognitionRequest()
+        let handlerRecorder = TaskRecorder()
+        handlerRecognizer.recognitionTask(with: handlerRequest, resultHandler: handlerRecorder.handler)
+        handlerRequest.append(Script.buffer(seconds: 0.5, amplitude: 0))
+        handlerRequest.endAudio()
+        #expect(await handlerRecorder.waitForCompletion())
+        #expect(await handlerRecorder.settle() == [.error(domain: "kAFAssistantErrorDomain", code: 1110)])
+    }
+
+    @Test func engineFailureIsDeliveredOnceAndLaterEventsIgnored() async throws {
+        let session = ScriptedSession(steps: [
+            .init(atSeconds: 0.2, event: .volatile(Script.hypothesis("partial"))),
+            .init(atSeconds: 0.4, event: .failed(EngineError(.internalInconsistency, "decoder broke"))),
+        ])
+        let (recognizer, _) = makeRecognizer(session)
+        let request = SFSpeechAudioBufferRecognitionRequest()
+        let recorder = TaskRecorder()
+        let task = recognizer.recognitionTask(with: request, resultHandler: recorder.handler)
+        request.append(Script.buffer(seconds: 0.5))
+        #expect(await recorder.waitForCompletion())
+        request.append(Script.buffer(seconds: 0.5))
+        request.endAudio()
+        task.finish()
+        task.cancel()
+        let calls = await recorder.settle()
+        #expect(calls == [.result("partial", isFinal: false), .error(domain: "kAFAssistantErrorDomain", code: 203)])
+        #expect(task.state == .completed)
+        #expect(!task.isCancelled)
+        #expect((task.error as NSError?)?.code == 203)
+    }
+
+    @Test func partialResultsOffDeliversOnlyTheFinal() async throws {
+        let session = Self.helloWorldSession()
+        let (recognizer, _) = makeRecognizer(session)
+        let request = SFSpeechAudioBufferRecognitionRequest()
+        request.shouldReportPartialResults = false
+        let recorder = TaskRecorder()
+        recognizer.recognitionTask(with: request, resultHandler: recorder.handler)
+        request.append(Script.buffer(seconds: 1.2))
+        request.endAudio()
+        #expect(await recorder.waitForCompletion())
+        #expect(await recorder.settle() == [.result("hello world", isFinal: true)])
+        #expect(session.receivedOptions?.reportsVolatileResults == false)
+    }
+
+    @Test func callbacksRunOnTheRecognizersQueue() async throws {
+        let session = Self.helloWorldSession()
+        let (recognizer, queue) = makeRecognizer(session)
+        queue.maxConcurrentOperationCount = OperationQueue.defaultMaxConcurrentOperationCount
+        let request = SFSpeechAudioBufferRecognitionRequest()
+        let recorder = TaskRecorder()
+        recognizer.recognitionTask(with: request, delegate: recorder)
+        request.append(Script.buffer(seconds: 1.2))
+        request.endAudio()
+        #expect(await recorder.waitForCompletion())
+        _ = await recorder.settle()
+        #expect(recorder.deliveryQueues.count == recorder.calls.count)
+        #expect(recorder.deliveryQueues.allSatisfy { $0 === queue })
+        #expect(recorder.calls.last == .finishedSuccessfully(true))
+    }
+
+    @Test func notAuthorizedFailsWith1700() async throws {
+        let session = Self.helloWorldSession()
+        let (recognizer, _) = makeRecognizer(session, authorization: .denied)
+        let request = SFSpeechAudioBufferRecognitionRequest()
+        let recorder = TaskRecorder()
+        let task = recognizer.recognitionTask(with: request, resultHandler: recorder.handler)
+        request.append(Script.buffer(seconds: 1.2))
+        #expect(await recorder.waitForCompletion())
+        #expect(await recorder.settle() == [.error(domain: "kAFAssistantErrorDomain", code: 1700)])
+        #expect(task.state == .completed)
+        #expect(session.appendedSeconds == 0)
+    }
+
+    @Test func sessionThatCannotStartReportsAssetsNotInstalled() async throws {
+        let recognizer = SFSpeechRecognizer(locale: Locale(identifier: "en-US"))!
+        recognizer.queue = OperationQueue()
+        recognizer.authorizationStatusProvider = { .authorized }
+        recognizer.sessionFactory = .unavailable
+        let recorder = TaskRecorder()
+        let task = recognizer.recognitionTask(with: SFSpeechAudioBufferRecognitionRequest(), delegate: recorder)
+        #expect(await recorder.waitForCompletion())
+        #expect(await recorder.settle() == [.finishedSuccessfully(false)])
+        let error = try #require(task.error) as NSError
+        #expect(error.domain == "kLSRErrorDomain" && error.code == 102)
+    }
+
+    @Test func taskDoesNotRetainItsDelegate() async throws {
+        let session = Self.helloWorldSession()
+        let (recognizer, _) = makeRecognizer(session)
+        let request = SFSpeechAudioBufferRecognitionRequest()
+        weak var weakRecorder: TaskRecorder?
+        var task: SFSpeechRecognitionTask?
+        do {
+            let recorder = TaskRecorder()
+            weakRecorder = recorder
+            task = recognizer.recognitionTask(with: request, delegate: recorder)
+        }
+        #expect(weakRecorder == nil)
+        request.append(Script.buffer(seconds: 1.2))
+        request.endAudio()
+        let completed = await TaskRecorder().waitUntil { task?.state == .completed }
+        #expect(completed)
+    }
+
+    @Test func aRequestServesOneTask() async throws {
+        let session = Self.helloWorldSession()
+        let (recognizer, _) = makeRecognizer(session)
+        let request = SFSpeechAudioBufferRecognitionRequest()
+        let first = TaskRecorder()
+        recognizer.recognitionTask(with: request, resultHandler: first.handler)
+        #expect(await first.waitUntil { request.feed.isAttached })
+        let second = TaskRecorder()
+        recognizer.recognitionTask(with: request, resultHandler: second.handler)
+        #expect(await second.waitForCompletion())
+        #expect(second.calls == [.error(domain: "kAFAssistantErrorDomain", code: 1100)])
+    }
+}

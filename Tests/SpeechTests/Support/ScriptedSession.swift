@@ -1,0 +1,116 @@
+import Foundation
+import SpeechEngine
+@testable import Speech
+
+/// A deterministic stand-in for the engine session: replays scripted
+/// `StreamingEvent`s on an audio clock (nio's `EmbeddedEventLoop` idea).
+///
+/// Time advances only with the audio the face appends: a step at `atSeconds`
+/// is emitted as soon as that much audio has arrived. `finish()` drops the
+/// steps the audio never reached and emits the finish script (unless held, so a test can act while the task is
+/// finishing); `cancel()` ends the stream with `.failed(.cancelled)`, as the
+/// engine does. No model, no threads of its own.
+final class ScriptedSession: RecognitionSession, @unchecked Sendable {
+    /// One scripted event and the audio time at which it happens.
+    struct Step {
+        var atSeconds: Double
+        var event: StreamingEvent
+    }
+
+    let events: AsyncStream<StreamingEvent>
+    private let continuation: AsyncStream<StreamingEvent>.Continuation
+    private let lock = NSLock()
+    private var steps: [Step]
+    private var finishEvents: [StreamingEvent]
+    private var holdsFinish: Bool
+    private var finishRequested = false
+    private var ended = false
+    private(set) var options: StreamingOptions?
+    private var sampleCount = 0
+    private var cancelCount = 0
+    private var finishCount = 0
+
+    /// A session replaying `steps` as audio arrives and `onFinish` at `finish()`.
+    init(steps: [Step] = [], onFinish: [StreamingEvent] = [.finished], holdsFinish: Bool = false) {
+        (events, continuation) = AsyncStream.makeStream(of: StreamingEvent.self)
+        self.steps = steps.sorted { $0.atSeconds < $1.atSeconds }
+        self.finishEvents = onFinish
+        self.holdsFinish = holdsFinish
+    }
+
+    /// A factory handing out this session and recording the options it got.
+    var factory: RecognitionSessionFactory {
+        RecognitionSessionFactory { [self] _, options in
+            lock.withLock { self.options = options }
+            return self
+        }
+    }
+
+    /// Seconds of audio appended so far.
+    var appendedSeconds: Double { lock.withLock { Double(sampleCount) / 16_000 } }
+    /// How often `finish()` / `cancel()` were called.
+    var finishCalls: Int { lock.withLock { finishCount } }
+    var cancelCalls: Int { lock.withLock { cancelCount } }
+    /// The options the face asked for.
+    var receivedOptions: StreamingOptions? { lock.withLock { options } }
+
+    func append(_ samples: [Float]) {
+        lock.withLock {
+            guard !ended else { return }
+            sampleCount += samples.count
+            let now = Double(sampleCount) / 16_000
+            while let first = steps.first, first.atSeconds <= now {
+                steps.removeFirst()
+                emitLocked(first.event)
+            }
+        }
+    }
+
+    func finish() {
+        lock.withLock {
+            finishCount += 1
+            finishRequested = true
+            if !holdsFinish { flushFinishLocked() }
+        }
+    }
+
+    func cancel() {
+        lock.withLock {
+            cancelCount += 1
+            emitLocked(.failed(EngineError(.cancelled, "Cancelled by the caller.")))
+        }
+    }
+
+    /// Lets a held `finish()` proceed.
+    func releaseFinish() {
+        lock.withLock {
+            holdsFinish = false
+            if finishRequested { flushFinishLocked() }
+        }
+    }
+
+    /// Emits an event now, whatever the audio clock says.
+    func emit(_ event: StreamingEvent) {
+        lock.withLock { emitLocked(event) }
+    }
+
+    /// Steps later than the audio never happen (no audio, no events); then
+    /// the finish script runs.
+    private func flushFinishLocked() {
+        steps = []
+        for event in finishEvents { emitLocked(event) }
+        finishEvents = []
+    }
+
+    private func emitLocked(_ event: StreamingEvent) {
+        guard !ended else { return }
+        continuation.yield(event)
+        switch event {
+        case .finished, .failed:
+            ended = true
+            continuation.finish()
+        default:
+            break
+        }
+    }
+}
