@@ -12,7 +12,7 @@ struct TranscriptionSession {
     private var history: [Int] = []
     private var historyResetIndex = 0
     private let phraseTokens: [[Int]]
-    private var generator = SystemRandomNumberGenerator()
+    private var generator = SeededGenerator(seed: 0x5EED)
     private let threadCount: Int
     private let decoderThreadCount: Int
 

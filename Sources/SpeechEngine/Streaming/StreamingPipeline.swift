@@ -22,7 +22,10 @@ struct StreamingPipeline {
     /// Longest buffer before a partial commit (below the 30 s window).
     var bufferLimitSeconds = 24.0
     /// Audio kept before detected speech so onsets are not clipped.
-    var prerollSeconds = 0.4
+    var prerollSeconds = 0.6
+    /// Committed text carried into the next pass's prompt (Whisper's
+    /// conditioning on previous text), so casing and punctuation continue.
+    private var committedTail = ""
 
     private var detector = SpeechActivityDetector()
     private var buffer: [Float] = []
@@ -44,9 +47,29 @@ struct StreamingPipeline {
         self.options = options
     }
 
+    /// Decisions (endpoint, commit, volatile pass) are taken every block of
+    /// this many samples, whatever the callers' chunk sizes: the committed
+    /// text does not depend on how the audio was cut.
+    static let blockSampleCount = 1_600
+    private var unblocked: [Float] = []
+
     /// Consumes the next samples. `mayRunVolatile` is false when the caller
     /// is behind real time, to skip volatile passes and catch up.
     mutating func consume(_ chunk: [Float], mayRunVolatile: Bool = true) throws -> [StreamingEvent] {
+        unblocked += chunk
+        let blockCount = unblocked.count / Self.blockSampleCount
+        guard blockCount > 0 else { return [] }
+        var events: [StreamingEvent] = []
+        for block in 0..<blockCount {
+            let start = block * Self.blockSampleCount
+            events += try consumeBlock(Array(unblocked[start..<(start + Self.blockSampleCount)]),
+                                       mayRunVolatile: mayRunVolatile && block == blockCount - 1)
+        }
+        unblocked.removeFirst(blockCount * Self.blockSampleCount)
+        return events
+    }
+
+    private mutating func consumeBlock(_ chunk: [Float], mayRunVolatile: Bool) throws -> [StreamingEvent] {
         guard !stoppedAtLimit, !chunk.isEmpty else { return [] }
         var events: [StreamingEvent] = []
         var remaining = chunk[...]
@@ -74,7 +97,9 @@ struct StreamingPipeline {
 
     /// End of input: commits what is pending.
     mutating func finish() throws -> [StreamingEvent] {
-        var events = detectorEvents(detector.finish())
+        var events = try consumeBlock(unblocked, mayRunVolatile: false)
+        unblocked = []
+        events += detectorEvents(detector.finish())
         if !stoppedAtLimit { events += try commit(all: true) }
         return events
     }
@@ -137,7 +162,7 @@ struct StreamingPipeline {
     /// it, or all but the last segment, keeping that segment's audio.
     private mutating func commit(all: Bool) throws -> [StreamingEvent] {
         guard bufferHasSpeech, !buffer.isEmpty else { return [] }
-        let transcript = try accurate.transcribe(samples: buffer, options: options.transcription)
+        let transcript = try accurate.transcribe(samples: buffer, options: conditioned(options.transcription))
         var segments = transcript.segments
         var keepFromSample = buffer.count
         if !all, segments.count > 1, let last = segments.last {
@@ -148,6 +173,7 @@ struct StreamingPipeline {
         if let hypothesis = hypothesis(from: segments, transcript: transcript, offsetSample: bufferStart,
                                        rangeEndSample: bufferStart + keepFromSample) {
             events.append(.final(hypothesis))
+            committedTail = String((committedTail + " " + hypothesis.text).suffix(Self.promptCharacterCount))
         }
         committedEndSeconds = seconds(bufferStart + keepFromSample)
         buffer.removeFirst(keepFromSample)
@@ -166,7 +192,7 @@ struct StreamingPipeline {
         transcription.beamSize = 1
         transcription.temperatures = [0]
         transcription.alternativeCount = 1
-        let transcript = try fast.transcribe(samples: buffer, options: transcription)
+        let transcript = try fast.transcribe(samples: buffer, options: conditioned(transcription))
         return hypothesis(from: transcript.segments, transcript: transcript, offsetSample: bufferStart,
                           rangeEndSample: bufferStart + buffer.count)
     }
@@ -183,6 +209,18 @@ struct StreamingPipeline {
         let alternatives = segments.count == transcript.segments.count ? transcript.alternatives : []
         return StreamingHypothesis(startSeconds: committedEndSeconds, endSeconds: seconds(rangeEndSample), text: text,
                                    words: words, alternatives: alternatives)
+    }
+
+    static let promptCharacterCount = 300
+
+    /// Adds the tail of the committed text to the prompt, as Whisper conditions
+    /// each window on the previous one.
+    private func conditioned(_ transcription: TranscriptionOptions) -> TranscriptionOptions {
+        guard transcription.conditionOnPreviousText, !committedTail.isEmpty else { return transcription }
+        var conditioned = transcription
+        let previous = committedTail.trimmingCharacters(in: .whitespaces)
+        conditioned.initialPrompt = [transcription.initialPrompt, previous].compactMap { $0 }.joined(separator: " ")
+        return conditioned
     }
 
     private func seconds(_ samples: Int) -> Double { Double(samples) / Self.sampleRate }
