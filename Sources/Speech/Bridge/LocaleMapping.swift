@@ -52,9 +52,10 @@ enum LocaleMapping {
         return parts.first.map { $0.lowercased() }
     }
 
-    /// Upper-cased region subtag of a locale, or nil.
+    /// Upper-cased region subtag of a locale's language (not the `@rg=`
+    /// regional-preferences override, which is about formats, not speech), or nil.
     static func regionCode(of locale: Locale) -> String? {
-        if let region = locale.region?.identifier, !region.isEmpty { return region.uppercased() }
+        if let region = locale.language.region?.identifier, !region.isEmpty { return region.uppercased() }
         let parts = subtags(of: locale).dropFirst()
         return parts.first { ($0.count == 2 && $0.allSatisfy(\.isLetter)) || ($0.count == 3 && $0.allSatisfy(\.isNumber)) }?
             .uppercased()

@@ -1,0 +1,48 @@
+import Foundation
+import SpeechEngine
+import Testing
+@testable import Speech
+
+@Suite struct ErrorMappingTests {
+    static func legacy(_ code: EngineError.Code) -> NSError {
+        ErrorMapping.legacyError(for: EngineError(code, "what to do")) as NSError
+    }
+
+    @Test func engineErrorsBecomeApplesLegacyDomainsAndCodes() {
+        #expect(Self.legacy(.cancelled).domain == "kLSRErrorDomain")
+        #expect(Self.legacy(.cancelled).code == 301)
+        #expect(Self.legacy(.modelNotFound).domain == "kLSRErrorDomain")
+        #expect(Self.legacy(.modelNotFound).code == 102)
+        #expect(Self.legacy(.invalidModelFile).code == 300)
+        #expect(Self.legacy(.internalInconsistency).domain == "kAFAssistantErrorDomain")
+        #expect(Self.legacy(.internalInconsistency).code == 203)
+        #expect(Self.legacy(.unreadableAudio).domain == SFSpeechErrorDomain)
+        #expect(Self.legacy(.unreadableAudio).code == 2)
+        #expect(Self.legacy(.modelNotFound).localizedFailureReason == "what to do")
+        #expect(Self.legacy(.modelNotFound).userInfo[NSUnderlyingErrorKey] is EngineError)
+    }
+
+    @Test func legacyCodesCarryApplesDescriptions() {
+        let noSpeech = ErrorMapping.Legacy.noSpeech.error()
+        #expect(noSpeech.domain == "kAFAssistantErrorDomain" && noSpeech.code == 1110)
+        #expect(noSpeech.localizedDescription == "No speech detected")
+        #expect(ErrorMapping.Legacy.notAuthorized.error().code == 1700)
+        #expect(ErrorMapping.Legacy.alreadyActive.error().code == 1100)
+        #expect(ErrorMapping.Legacy.dictationDisabled.error().domain == "kLSRErrorDomain")
+    }
+
+    @Test func modernErrorsAreSFSpeechErrorsOrCancellation() {
+        #expect(ErrorMapping.speechError(for: EngineError(.cancelled, "")) is CancellationError)
+        let noModel = ErrorMapping.speechError(for: EngineError(.modelNotFound, "install"))
+        #expect((noModel as? SFSpeechError)?.code == .noModel)
+        let format = ErrorMapping.speechError(for: EngineError(.unsupportedAudioFormat, ""))
+        #expect((format as? SFSpeechError)?.code == .unexpectedAudioFormat)
+    }
+
+    @Test func foreignErrorsBecome203AndLegacyOnesPassThrough() {
+        let foreign = ErrorMapping.legacyError(forAny: CocoaError(.fileReadNoSuchFile)) as NSError
+        #expect(foreign.domain == "kAFAssistantErrorDomain" && foreign.code == 203)
+        let legacy = ErrorMapping.Legacy.noSpeech.error()
+        #expect(ErrorMapping.legacyError(forAny: legacy) as NSError === legacy)
+    }
+}
