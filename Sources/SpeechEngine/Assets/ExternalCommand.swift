@@ -19,6 +19,9 @@ struct ExternalCommand: Sendable {
         var outputTail: String
     }
 
+    /// The status `/usr/bin/env` exits with when the program is not in `PATH`.
+    static let commandNotFoundStatus: Int32 = 127
+
     /// The command line as it would be typed, for messages.
     var commandLine: String { ([executable] + arguments).joined(separator: " ") }
 

