@@ -25,6 +25,8 @@ open class AVAudioFormat: NSObject, @unchecked Sendable {
     let isFloat: Bool
     /// An explicit layout given at creation, for more than two channels.
     private let explicitLayout: AVAudioChannelLayout?
+    /// The Core Audio record of this format, at a stable address.
+    private let streamDescriptionStorage: UnsafeMutablePointer<AudioStreamBasicDescription>
 
     /// The designated initializer over every field.
     init(formatID: AudioFormatID, sampleRate: Double, channelCount: AVAudioChannelCount,
@@ -38,8 +40,17 @@ open class AVAudioFormat: NSObject, @unchecked Sendable {
         self.commonFormat = formatID == kAudioFormatLinearPCM
             ? AVAudioCommonFormat.linearPCM(bitDepth: bitDepth, isFloat: isFloat) : .otherFormat
         self.explicitLayout = layout
+        streamDescriptionStorage = .allocate(capacity: 1)
+        streamDescriptionStorage.initialize(to: AVAudioFormat.streamDescription(
+            formatID: formatID, sampleRate: sampleRate, channelCount: channelCount,
+            bitDepth: bitDepth, isFloat: isFloat, interleaved: interleaved))
         super.init()
     }
+
+    deinit { streamDescriptionStorage.deallocate() }
+
+    /// The format as a Core Audio `AudioStreamBasicDescription`.
+    open var streamDescription: UnsafePointer<AudioStreamBasicDescription> { UnsafePointer(streamDescriptionStorage) }
 
     /// Creates a PCM format with a common sample format.
     ///

@@ -25,22 +25,6 @@ public typealias AVAudioConverterInputBlock =
 ///   `converter.convert(to: out, error: &error) { … }` compile unchanged.
 public typealias NSErrorPointer = UnsafeMutablePointer<NSError?>?
 
-/// A Core Audio format identifier (a four-character code).
-public typealias AudioFormatID = UInt32
-/// Linear PCM (`'lpcm'`).
-public let kAudioFormatLinearPCM: AudioFormatID = 0x6C70_636D
-/// MPEG-4 AAC (`'aac '`).
-/// - Note: Not decodable on Linux (libsndfile has no AAC); files report it as unsupported.
-public let kAudioFormatMPEG4AAC: AudioFormatID = 0x6161_6320
-/// Free Lossless Audio Codec (`'flac'`).
-public let kAudioFormatFLAC: AudioFormatID = 0x666C_6163
-/// Opus (`'opus'`).
-public let kAudioFormatOpus: AudioFormatID = 0x6F70_7573
-/// MPEG-1/2 Layer 3 (`'.mp3'`).
-public let kAudioFormatMPEGLayer3: AudioFormatID = 0x2E6D_7033
-/// Apple Lossless (`'alac'`).
-public let kAudioFormatAppleLossless: AudioFormatID = 0x616C_6163
-
 /// Ogg Vorbis. Core Audio has no public constant for it; SpeechCompat reports
 /// Vorbis files with this code (`'vorb'`).
 let speechCompatAudioFormatVorbis: AudioFormatID = 0x766F_7262
