@@ -1,0 +1,130 @@
+import Foundation
+import SpeechEngine
+import SpeechEvaluation
+import TestSupport
+import Testing
+
+/// The streaming recognizer on real speech through the real models.
+@Suite("StreamingRecognizer", .serialized)
+struct StreamingRecognizerTests {
+    let scorer = TranscriptScorer()
+
+    /// Feeds `samples` in `chunk`-sample pieces as fast as possible and collects every event.
+    static func stream(_ samples: [Float], chunk: Int = 1_600, options: StreamingOptions = englishOptions,
+                       cancelAfterFirstResult: Bool = false) async throws -> [StreamingEvent] {
+        let recognizer = StreamingRecognizer(accurate: try Models.transcriber(.whisperBase),
+                                             fast: try Models.transcriber(.whisperTinyEn), options: options)
+        var start = 0
+        while start < samples.count {
+            recognizer.append(Array(samples[start..<min(samples.count, start + chunk)]))
+            start += chunk
+        }
+        if !cancelAfterFirstResult { recognizer.finish() }
+        var events: [StreamingEvent] = []
+        for await event in recognizer.events {
+            events.append(event)
+            if cancelAfterFirstResult, case .speechDetected = event { recognizer.cancel() }
+        }
+        return events
+    }
+
+    static var englishOptions: StreamingOptions {
+        var options = StreamingOptions()
+        options.transcription.language = "en"
+        return options
+    }
+
+    static func finals(_ events: [StreamingEvent]) -> [StreamingHypothesis] {
+        events.compactMap { if case .final(let h) = $0 { h } else { nil } }
+    }
+
+    static func committedText(_ events: [StreamingEvent]) -> String {
+        finals(events).map(\.text).joined(separator: " ")
+    }
+
+    static func samples(_ relativePath: String) throws -> [Float] {
+        try AudioDecoder.decode(contentsOf: Fixtures.corpusClip(relativePath))
+    }
+
+    @Test func committedTextDoesNotDependOnChunkSize() async throws {
+        let jfk = try Self.samples("audio/jfk/jfk_openai_whisper.wav")
+        var texts: Set<String> = []
+        for chunk in [517, 1_600, 8_000] {
+            let events = try await Self.stream(jfk, chunk: chunk)
+            texts.insert(Self.committedText(events))
+            guard case .finished = try #require(events.last) else { Issue.record("stream did not finish"); continue }
+        }
+        #expect(texts.count == 1, "\(texts)")
+        let score = scorer.score(reference: "And so my fellow Americans, ask not what your country can do for you, ask what you can do for your country.",
+                                 hypothesis: texts.first ?? "", languageTag: "en")
+        #expect(score.counts.errorCount == 0)
+    }
+
+    @Test func finalRangesAreOrderedDisjointAndCoverTheWords() async throws {
+        let audio = try Self.samples("audio/librispeech-dev-clean/2412-153948-0000.wav")
+            + SyntheticAudio.silence(seconds: 1.5) + Self.samples("audio/jfk/jfk_openai_whisper.wav")
+        let events = try await Self.stream(audio)
+        let finals = Self.finals(events)
+        #expect(finals.count >= 2)
+        for (a, b) in zip(finals, finals.dropFirst()) { #expect(a.endSeconds <= b.startSeconds + 1e-9) }
+        for final in finals {
+            for word in final.words {
+                #expect(word.startSeconds >= final.startSeconds - 0.05 && word.endSeconds <= final.endSeconds + 0.05)
+                #expect(word.probability > 0 && word.probability <= 1)
+            }
+        }
+        // Events: speech detected before any result; exactly one terminal event, last.
+        let firstSpeech = events.firstIndex { if case .speechDetected = $0 { true } else { false } }
+        let firstResult = events.firstIndex { if case .final = $0 { true } else if case .volatile = $0 { true } else { false } }
+        #expect(try #require(firstSpeech) < (try #require(firstResult)))
+        guard case .finished = events.last else { Issue.record("no .finished"); return }
+    }
+
+    @Test func silenceYieldsNothing() async throws {
+        let events = try await Self.stream(SyntheticAudio.silence(seconds: 5) + SyntheticAudio.noise(seconds: 5))
+        #expect(Self.finals(events).isEmpty)
+        #expect(!events.contains { if case .volatile = $0 { true } else { false } })
+        #expect(!events.contains { if case .speechDetected = $0 { true } else { false } })
+        guard case .finished = events.last else { Issue.record("no .finished"); return }
+    }
+
+    @Test func cancelStopsPromptlyWithACancelledFailure() async throws {
+        let audio = try Self.samples("audio/mfa-tests/mfa_acoustic_corpus.wav")
+        let clock = ContinuousClock()
+        let started = clock.now
+        let events = try await Self.stream(audio, cancelAfterFirstResult: true)
+        #expect(clock.now - started < .seconds(20))
+        guard case .failed(let error) = events.last else { Issue.record("expected .failed, got \(String(describing: events.last))"); return }
+        #expect(error.code == .cancelled)
+    }
+
+    /// Three minutes of read speech: without rolling the recognizer stops at
+    /// the one-minute limit; with rolling every word is committed, as well as
+    /// the batch transcript gets them (within one WER point).
+    @Test func oneMinuteLimitStopsOrRollsWithoutLosingWords() async throws {
+        let entries = try ["librispeech-dev-clean", "ljspeech", "cmu-arctic", "pocketsphinx"]
+            .flatMap { try CorpusManifest.entries(set: $0) }
+        var audio: [Float] = []
+        var reference: [String] = []
+        for entry in entries where audio.count < 180 * 16_000 {
+            audio += try AudioDecoder.decode(contentsOf: entry.audioURL) + SyntheticAudio.silence(seconds: 0.3)
+            reference.append(entry.referenceText)
+        }
+        var limited = Self.englishOptions
+        limited.maximumDurationSeconds = 60
+
+        let stopped = try await Self.stream(audio, options: limited)
+        #expect(stopped.contains { if case .limitReached(let at) = $0 { abs(at - 60) < 0.01 } else { false } })
+        #expect(Self.finals(stopped).allSatisfy { $0.endSeconds <= 60.01 })
+
+        limited.rollsOverAtLimit = true
+        let rolled = try await Self.stream(audio, options: limited)
+        let limits = rolled.filter { if case .limitReached = $0 { true } else { false } }
+        #expect(limits.count == 3)
+        let batch = try Models.transcriber().transcribe(samples: audio).text
+        let referenceText = reference.joined(separator: " ")
+        let streamWER = scorer.score(reference: referenceText, hypothesis: Self.committedText(rolled), languageTag: "en").counts.rate
+        let batchWER = scorer.score(reference: referenceText, hypothesis: batch, languageTag: "en").counts.rate
+        #expect(streamWER <= batchWER + 0.01, "stream \(streamWER) vs batch \(batchWER)")
+    }
+}
