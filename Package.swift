@@ -56,6 +56,10 @@ let package = Package(
                           dependencies: ["SpeechEngine", "SpeechEvaluation", "Speech", "SpeechMigration"],
                           path: "Sources/speech", swiftSettings: swift6),
 
+        // MARK: Samples (Apple-style programs run in tests)
+        .executableTarget(name: "AudioRecorder", dependencies: ["AVFoundation"],
+                          path: "Samples/AudioRecorder", swiftSettings: swift6),
+
         // MARK: Tests
         // Shared fixtures: corpus paths, model location, synthesized audio.
         .target(name: "TestSupport", dependencies: ["SpeechEngine"], path: "Tests/TestSupport",
@@ -65,7 +69,7 @@ let package = Package(
                     swiftSettings: swift6),
         .testTarget(name: "SpeechEvaluationTests", dependencies: ["SpeechEvaluation"],
                     swiftSettings: swift6),
-        .testTarget(name: "CompatTests", dependencies: ["AVFoundation", "CoreMedia", "TestSupport"],
+        .testTarget(name: "CompatTests", dependencies: ["AVFoundation", "CoreMedia", "AudioRecorder"],
                     swiftSettings: swift6),
         .testTarget(name: "SpeechTests", dependencies: ["Speech", "TestSupport"],
                     swiftSettings: swift6),
