@@ -59,17 +59,26 @@ public struct LogMelSpectrogram: Sendable {
         guard frameCount > 0 else {
             return MelSpectrogram(melCount: melCount, frameCount: 0, values: [])
         }
-        let padded = Self.reflectPadded(samples, totalCount: total, pad: Self.fftSize / 2)
+        // With at least n_fft zeros of padding, frames that start past the samples see
+        // only zeros (the right reflection mirrors zeros too): their power is exactly 0,
+        // so only the frames touching samples go through the GEMMs.
+        let pad = Self.fftSize / 2
+        let skipsSilentTail = paddingSamples >= Self.fftSize
+        let activeFrameCount = skipsSilentTail
+            ? min(frameCount, (samples.count + pad + Self.hopLength - 1) / Self.hopLength) : frameCount
+        let padded = Self.reflectPadded(samples, totalCount: skipsSilentTail ? samples.count + Self.fftSize : total,
+                                        pad: pad)
         var mel = [Float](repeating: 0, count: melCount * frameCount)
-        melPower(padded: padded, frameCount: frameCount, into: &mel)
+        melPower(padded: padded, activeFrameCount: activeFrameCount, frameCount: frameCount, into: &mel)
         Self.normaliseLog(&mel)
         return MelSpectrogram(melCount: melCount, frameCount: frameCount, values: mel)
     }
 
-    /// Fills `mel` (mel-major, `melCount × frameCount`) with mel-filtered power.
-    private func melPower(padded: [Float], frameCount: Int, into mel: inout [Float]) {
+    /// Fills the first `activeFrameCount` columns of `mel` (mel-major, `melCount × frameCount`)
+    /// with mel-filtered power; the other columns stay 0.
+    private func melPower(padded: [Float], activeFrameCount: Int, frameCount: Int, into mel: inout [Float]) {
         let binCount = basis.binCount, evenCount = basis.evenCount, oddCount = basis.oddCount
-        let block = min(blockFrameCount, frameCount)
+        let block = max(1, min(blockFrameCount, activeFrameCount))
         var even = [Float](repeating: 0, count: block * evenCount)
         var odd = [Float](repeating: 0, count: block * oddCount)
         var spectrum = [Float](repeating: 0, count: block * 2 * binCount)  // [re | im] per row
@@ -77,8 +86,8 @@ public struct LogMelSpectrogram: Sendable {
         padded.withUnsafeBufferPointer { signal in
             mel.withUnsafeMutableBufferPointer { output in
                 var start = 0
-                while start < frameCount {
-                    let rows = min(block, frameCount - start)
+                while start < activeFrameCount {
+                    let rows = min(block, activeFrameCount - start)
                     fold(signal.baseAddress! + start * Self.hopLength, rows: rows, even: &even, odd: &odd)
                     spectrumOfFolded(rows: rows, even: even, odd: odd, into: &spectrum)
                     spectrum.withUnsafeBufferPointer { spectrumRows in

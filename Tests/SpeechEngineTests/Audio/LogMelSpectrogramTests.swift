@@ -88,4 +88,22 @@ struct LogMelSpectrogramTests {
         #expect(mel.melCount == 128 && mel.frameCount == 11)
         #expect(mel.values.allSatisfy { abs($0 + 1.5) < 1e-6 })
     }
+
+    @Test("paddingSamples matches appending that many zeros (within float rounding, 1e-4)")
+    func paddingEqualsAppendedZeros() {
+        let speechLike: [Float] = (0..<20_123).map { index in
+            let time = Double(index)
+            let low: Double = 0.3 * sin(time * 0.07)
+            let high: Double = 0.2 * sin(time * 0.31 + 1)
+            return Float(low + high)
+        }
+        let front = LogMelSpectrogram()
+        for padding in [0, 199, 399, 400, 401, 1_000, 48_000] {
+            let padded = front.compute(speechLike, paddingSamples: padding)
+            let explicit = front.compute(speechLike + [Float](repeating: 0, count: padding))
+            #expect(padded.frameCount == explicit.frameCount)
+            let worst = zip(padded.values, explicit.values).map { abs($0 - $1) }.max() ?? 0
+            #expect(worst <= 1e-4, "padding \(padding): largest difference \(worst)")
+        }
+    }
 }
