@@ -47,6 +47,8 @@ public struct SpeechActivityDetector: Sendable {
     static let digitalSilenceDB: Float = -100
     /// Frames of audio the noise floor needs before anything counts as speech.
     static let minimumNoiseFrameCount = 5
+    /// Frames analysed per GEMM when a long buffer arrives at once.
+    static let batchFrameCount = 512
 
     /// The thresholds and timings in use.
     public let configuration: Configuration
@@ -83,18 +85,44 @@ public struct SpeechActivityDetector: Sendable {
     }
 
     /// Analyses the next samples (16 kHz mono) and returns the events they complete.
+    ///
+    /// Any buffer size works; a partial frame is kept for the next call. Long buffers
+    /// are analysed in batches, so memory stays small whatever the input length.
     public mutating func process(_ samples: [Float]) -> [Event] {
         processedSampleCount += samples.count
-        pending.append(contentsOf: samples)
         let frameSize = configuration.frameSampleCount
-        let frameCount = pending.count / frameSize
-        guard frameCount > 0 else { return [] }
-        let features = pending.withUnsafeBufferPointer { analyzer.analyse($0, frameCount: frameCount) }
-        pending.removeFirst(frameCount * frameSize)
+        var events: [Event] = []
+        var offset = 0
+        if !pending.isEmpty {
+            offset = min(frameSize - pending.count, samples.count)
+            pending.append(contentsOf: samples[0..<offset])
+            guard pending.count == frameSize else { return [] }
+            let features = pending.withUnsafeBufferPointer { analyzer.analyse($0, frameCount: 1) }
+            pending.removeAll(keepingCapacity: true)
+            events += classify(features)
+        }
+        let wholeFrameCount = (samples.count - offset) / frameSize
+        var frame = 0
+        while frame < wholeFrameCount {
+            let batch = min(Self.batchFrameCount, wholeFrameCount - frame)
+            let start = offset + frame * frameSize
+            let features = samples.withUnsafeBufferPointer { buffer in
+                analyzer.analyse(UnsafeBufferPointer(rebasing: buffer[start..<(start + batch * frameSize)]),
+                                 frameCount: batch)
+            }
+            events += classify(features)
+            frame += batch
+        }
+        pending.append(contentsOf: samples[(offset + wholeFrameCount * frameSize)...])
+        return events
+    }
+
+    /// Runs consecutive frames' features through the noise floor and the state machine.
+    private mutating func classify(_ features: [SpeechFrameAnalyzer.Features]) -> [Event] {
         var events: [Event] = []
         for frame in features {
             let start = analysedSampleCount
-            analysedSampleCount += frameSize
+            analysedSampleCount += configuration.frameSampleCount
             if let event = advance(isSpeechLike: isSpeechLike(frame), frameStart: start) { events.append(event) }
         }
         return events
