@@ -11,7 +11,8 @@ import SpeechEngine
 ///   folder (`SPEECHCOMPAT_MODELS_DIR`, else `$XDG_DATA_HOME/speechcompat/models`,
 ///   else `~/.local/share/speechcompat/models`), and reservations are kept in
 ///   `asset-reservations.json` beside it. Every supported locale is served by
-///   `whisper-base`; English also by `whisper-tiny.en`.
+///   `whisper-base` (`whisper-tiny.en`, when installed, only speeds up English
+///   volatile results).
 @available(macOS 26.0, iOS 26.0, *)
 @available(tvOS, unavailable)
 @available(watchOS, unavailable)

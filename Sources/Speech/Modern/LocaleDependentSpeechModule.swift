@@ -5,9 +5,8 @@ import Foundation
 ///
 /// Locale-dependent modules need the assets (models) of their locale
 /// installed and the locale reserved through `AssetInventory`.
-/// - Note: On Linux a locale is served by a Whisper model: English by
-///   `whisper-tiny.en` or `whisper-base`, the other 98 Whisper languages by
-///   `whisper-base`. Regions do not change the model.
+/// - Note: On Linux every locale is served by the multilingual Whisper model
+///   `whisper-base` (99 languages); regions do not change the model.
 @available(macOS 26.0, iOS 26.0, *)
 @available(tvOS, unavailable)
 @available(watchOS, unavailable)

@@ -41,9 +41,10 @@ struct ModernAssets: Sendable {
     /// The models that can serve `locale`, preferred first; empty when the
     /// locale is unsupported.
     func models(serving locale: Locale) -> [ModelName] {
-        guard let language = ModernLocales.languageCode(for: locale) else { return [] }
-        // The multilingual default first: it is the one installed on demand.
-        return [ModelName.default] + ModelName.allCases.filter { $0 != .default && ($0.isMultilingual || language == "en") }
+        // The engine's sessions decode finals with whisper-base for every
+        // language (whisper-tiny.en only speeds up English volatile results).
+        guard ModernLocales.languageCode(for: locale) != nil else { return [] }
+        return [.whisperBase]
     }
 
     /// Whether a model serving `locale` is installed.

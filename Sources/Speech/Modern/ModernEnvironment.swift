@@ -10,6 +10,9 @@ enum ModernTestHooks {
     /// The analysis slots analyzers created in this task take; `nil` means
     /// the process-wide slots (or none, when `sessionFactory` is overridden).
     @TaskLocal static var analysisSlots: ModernAnalysisSlots?
+    /// The model retention analyzers created in this task report to; `nil`
+    /// means the process's, over the engine's model cache.
+    @TaskLocal static var modelRetention: ModelRetention?
 }
 
 /// The limit on analyses running at once (Apple's "simultaneous analyses"

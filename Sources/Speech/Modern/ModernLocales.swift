@@ -25,10 +25,7 @@ enum ModernLocales {
 
     /// The supported locales whose model is installed in `assets`.
     static func installedLocales(assets: ModernAssets) -> [Locale] {
-        let installed = Set(assets.store.installedModels())
-        guard !installed.isEmpty else { return [] }
-        if installed.contains(where: \.isMultilingual) { return supportedLocales }
-        return supportedLocales.filter { languageCode(for: $0) == "en" }
+        assets.store.isInstalled(.whisperBase) ? supportedLocales : []
     }
 
     /// A supported locale equivalent to `locale`.

@@ -166,6 +166,10 @@ extension SpeechAnalyzer {
         end(with: nil)
     }
 
+    /// Ends the analysis. Every session is cancelled and waiters are
+    /// released at once. After a failure the result sequences throw `error`
+    /// now; after a normal finish each transcriber's sequence ends once the
+    /// results its sessions emitted before the cancellation are published.
     private func end(with error: (any Error)?) {
         phase = .finished(error)
         inputGeneration += 1
@@ -173,21 +177,29 @@ extension SpeechAnalyzer {
             task?.cancel()
             task = nil
         }
-        for runner in runners.values {
-            runner.current?.session.cancel()
+        for record in segments.values { record.session.cancel() }
+        for id in Array(runners.keys) {
+            guard var runner = runners[id] else { continue }
+            runner.current = nil
             runner.chain.finish()
+            if error != nil || !runner.isReading {
+                runners[id] = nil
+                runner.module.output.finish(throwing: runner.module.role.reportsErrors ? error : nil)
+            } else {
+                runners[id] = runner
+            }
         }
-        for case let module as any AnalyzerModule in moduleList {
-            module.output.finish(throwing: module.role.reportsErrors ? error : nil)
-        }
-        for runner in runners.values where runner.isRemoved {
-            runner.module.output.finish(throwing: runner.module.role.reportsErrors ? error : nil)
+        if error != nil || !runners.values.contains(where: \.isReading) {
+            finishDetectors(throwing: error)
         }
         if holdsAnalysisSlot {
             holdsAnalysisSlot = false
             analysisSlots?.release()
         }
-        ModelRetention.analysisEnded(retention: analyzerOptions.modelRetention, keepers: modelKeepers())
+        if usesModels {
+            usesModels = false
+            modelRetention.analysisEnded(retention: analyzerOptions.modelRetention)
+        }
         let pending = waiters
         waiters = [:]
         for waiter in pending.values {
@@ -198,21 +210,6 @@ extension SpeechAnalyzer {
             }
         }
         volatileRangeChangedHandler = nil
-    }
-
-    /// Idle sessions that keep this analysis's models loaded, when its
-    /// options ask to retain them.
-    private func modelKeepers() -> [String: any RecognitionSession] {
-        guard analyzerOptions.modelRetention != .whileInUse else { return [:] }
-        var keepers: [String: any RecognitionSession] = [:]
-        for runner in runners.values where runner.isReading {
-            let key = LocaleMapping.key(of: runner.settings.locale)
-            if keepers[key] == nil,
-               let keeper = try? sessionFactory.session(for: runner.settings.locale, options: StreamingOptions()) {
-                keepers[key] = keeper
-            }
-        }
-        return keepers
     }
 
     // MARK: Modules

@@ -5,8 +5,12 @@ import SpeechEngine
 @available(macOS 26.0, iOS 26.0, *)
 extension SpeechAnalyzer {
     /// Maps one engine event of a transcriber's session to module results.
+    ///
+    /// After a normal finish the events the sessions emitted before they were
+    /// cancelled are still published; after a failure nothing is.
     func handle(_ event: StreamingEvent, segment id: Int, runner runnerID: ObjectIdentifier) {
-        guard case .active = phase, var runner = runners[runnerID] else { return }
+        if case .finished(_?) = phase { return }
+        guard var runner = runners[runnerID] else { return }
         let base = segments[id]?.base ?? runner.finalizedThrough
         switch event {
         case .volatile(let hypothesis):
@@ -51,13 +55,29 @@ extension SpeechAnalyzer {
         resumeSatisfiedWaiters()
     }
 
-    /// A removed transcriber's last session ended: its results end.
+    /// A transcriber's last session ended after its module was removed or
+    /// the analyzer finished: its results end (and, once no transcriber is
+    /// left publishing, the detectors' results too).
     func runnerDrained(_ runnerID: ObjectIdentifier) {
-        guard let runner = runners[runnerID], runner.isRemoved else { return }
+        guard let runner = runners[runnerID] else { return }
+        if case .finished(let error) = phase {
+            runners[runnerID] = nil
+            runner.module.output.finish(throwing: error)
+            if !runners.values.contains(where: \.isReading) { finishDetectors(throwing: error) }
+            return
+        }
+        guard runner.isRemoved else { return }
         runners[runnerID] = nil
         runner.module.output.finish(throwing: nil)
         updateVolatileRange()
         resumeSatisfiedWaiters()
+    }
+
+    /// Ends the detectors' result sequences.
+    func finishDetectors(throwing error: (any Error)?) {
+        for case let module as any AnalyzerModule in moduleList where module.role.detectorSettings != nil {
+            module.output.finish(throwing: module.role.reportsErrors ? error : nil)
+        }
     }
 
     /// Publishes a volatile hypothesis, replacing earlier volatile text.

@@ -61,9 +61,13 @@ extension SpeechAnalyzer {
         } catch let error as EngineError {
             throw ErrorMapping.speechError(for: error)
         }
+        if !usesModels {
+            usesModels = true
+            modelRetention.analysisStarted()
+        }
         let id = nextSegmentID
         nextSegmentID += 1
-        segments[id] = SegmentRecord()
+        segments[id] = SegmentRecord(session: session)
         let segment = SessionSegment(id: id, session: session)
         runner.current = segment
         runner.openSessions += 1

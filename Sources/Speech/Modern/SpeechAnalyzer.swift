@@ -90,6 +90,10 @@ public final actor SpeechAnalyzer: Sendable {
     let analysisSlots: ModernAnalysisSlots?
     /// Whether this analysis holds one of the limited analysis slots.
     var holdsAnalysisSlot = false
+    /// Where this analysis reports its model use.
+    let modelRetention: ModelRetention
+    /// Whether this analysis started using models.
+    var usesModels = false
 
     // MARK: Creation
 
@@ -132,6 +136,7 @@ public final actor SpeechAnalyzer: Sendable {
         analysisSlots = ModernTestHooks.analysisSlots
             ?? (ModernTestHooks.sessionFactory == nil ? ModernAnalysisSlots.shared : nil)
         assets = ModernAssets.current
+        modelRetention = ModernTestHooks.modelRetention ?? .shared
         let identity = ObjectIdentifier(owner)
         var runners: [ObjectIdentifier: TranscriberRunner] = [:]
         var primary: ObjectIdentifier?
@@ -174,8 +179,8 @@ public final actor SpeechAnalyzer: Sendable {
 
     deinit {
         inputTask.withLock { $0?.cancel() }
+        for record in segments.values { record.session.cancel() }
         for runner in runners.values {
-            runner.current?.session.cancel()
             runner.chain.finish()
             runner.module.output.finish(throwing: nil)
         }
@@ -183,6 +188,7 @@ public final actor SpeechAnalyzer: Sendable {
             module.output.finish(throwing: nil)
         }
         if holdsAnalysisSlot { analysisSlots?.release() }
+        if usesModels { modelRetention.analysisEnded(retention: analyzerOptions.modelRetention) }
         for waiter in waiters.values { waiter.continuation.resume(throwing: CancellationError()) }
     }
 

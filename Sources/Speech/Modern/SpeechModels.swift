@@ -1,4 +1,5 @@
 import Foundation
+import SpeechEngine
 import Synchronization
 
 /// Model management for the speech modules.
@@ -11,68 +12,90 @@ public enum SpeechModels {
     /// `.processLifetime`), and returns when they are released. Models that a
     /// running analyzer uses stay loaded until it finishes.
     public static func endRetention() async {
-        ModelRetention.endRetention()
+        (ModernTestHooks.modelRetention ?? .shared).endRetention()
     }
 }
 
-/// Keeps recognition sessions' models loaded after their analyzers finish,
-/// as `SpeechAnalyzer.Options.modelRetention` asks.
+/// Decides when the engine's shared model cache may drop its models, from
+/// the analyzers' `SpeechAnalyzer.Options.modelRetention`:
 ///
-/// A retained "keeper" is an idle engine session for the locale: while it
-/// exists, the engine's model cache holds the model it loaded. Releasing the
-/// keeper lets the engine unload the model.
-enum ModelRetention {
-    /// How long `.lingering` keeps models after the last analyzer finished.
-    static let lingeringSeconds: UInt64 = 60
+/// - `.whileInUse`: models are released when the last analysis using them
+///   ends (unless another analyzer asked to keep them);
+/// - `.lingering`: they stay for `lingeringSeconds` after that, so that a new
+///   analyzer starts at once;
+/// - `.processLifetime`: they stay until `SpeechModels.endRetention()`.
+///
+/// Releasing only drops the cache's references: a recognizer still running
+/// (legacy or modern) keeps its model until it ends.
+final class ModelRetention: Sendable {
+    /// The process's retention, over the engine's shared model cache.
+    static let shared = ModelRetention(lingeringSeconds: 60) { ModelCache.shared.releaseAll() }
 
     private struct State {
-        var keepers: [String: any RecognitionSession] = [:]
-        var generation = 0
+        var activeAnalyses = 0
+        var keepsForProcess = false
+        var lingersUntil: ContinuousClock.Instant?
+        var releaseCount = 0
     }
 
-    private static let state = Mutex(State())
+    /// How long `.lingering` keeps models after the last analysis ended.
+    let lingeringSeconds: Double
+    private let state = Mutex(State())
+    private let releaseModels: @Sendable () -> Void
 
-    /// An analysis using these sessions' models ended.
-    /// - Parameters:
-    ///   - retention: the analyzer's retention option.
-    ///   - keepers: idle sessions (by locale key) that keep the models loaded.
-    static func analysisEnded(retention: SpeechAnalyzer.Options.ModelRetention,
-                              keepers: [String: any RecognitionSession] = [:]) {
-        guard retention != .whileInUse, !keepers.isEmpty else {
-            for keeper in keepers.values { keeper.cancel() }
-            return
-        }
-        let generation: Int = state.withLock { state in
-            for (key, keeper) in keepers {
-                state.keepers[key]?.cancel()
-                state.keepers[key] = keeper
+    /// Retention that calls `releaseModels` when models may go.
+    init(lingeringSeconds: Double, releaseModels: @escaping @Sendable () -> Void) {
+        self.lingeringSeconds = lingeringSeconds
+        self.releaseModels = releaseModels
+    }
+
+    /// An analysis started using models.
+    func analysisStarted() {
+        state.withLock { $0.activeAnalyses += 1 }
+    }
+
+    /// An analysis that started ended, with its analyzer's retention option.
+    func analysisEnded(retention: SpeechAnalyzer.Options.ModelRetention) {
+        let clock = ContinuousClock()
+        let releaseNow: Bool = state.withLock { state in
+            state.activeAnalyses = max(0, state.activeAnalyses - 1)
+            switch retention {
+            case .whileInUse: break
+            case .lingering: state.lingersUntil = clock.now.advanced(by: .seconds(lingeringSeconds))
+            case .processLifetime: state.keepsForProcess = true
             }
-            state.generation += 1
-            return state.generation
+            return mayReleaseLocked(state, now: clock.now)
         }
-        guard retention == .lingering else { return }
-        Task {
-            try? await Task.sleep(nanoseconds: lingeringSeconds * 1_000_000_000)
-            let expired: [any RecognitionSession] = state.withLock { state in
-                guard state.generation == generation else { return [] }
-                defer { state.keepers = [:] }
-                return Array(state.keepers.values)
+        if releaseNow {
+            release()
+        } else if retention == .lingering {
+            let delay = lingeringSeconds
+            Task { [self] in
+                try? await Task.sleep(for: .seconds(delay))
+                if state.withLock({ mayReleaseLocked($0, now: clock.now) }) { release() }
             }
-            for keeper in expired { keeper.cancel() }
         }
     }
 
-    /// The number of models kept loaded now.
-    static var retainedCount: Int {
-        state.withLock { $0.keepers.count }
+    /// Ends every retention: models go now unless an analysis is running.
+    func endRetention() {
+        let releaseNow: Bool = state.withLock { state in
+            state.keepsForProcess = false
+            state.lingersUntil = nil
+            return state.activeAnalyses == 0
+        }
+        if releaseNow { release() }
     }
 
-    /// Releases every retained model.
-    static func endRetention() {
-        let released: [any RecognitionSession] = state.withLock { state in
-            defer { state.keepers = [:] }
-            return Array(state.keepers.values)
-        }
-        for keeper in released { keeper.cancel() }
+    /// How many times models were released (for tests and diagnostics).
+    var releaseCount: Int { state.withLock { $0.releaseCount } }
+
+    private func mayReleaseLocked(_ state: State, now: ContinuousClock.Instant) -> Bool {
+        state.activeAnalyses == 0 && !state.keepsForProcess && (state.lingersUntil.map { now >= $0 } ?? true)
+    }
+
+    private func release() {
+        state.withLock { $0.releaseCount += 1 }
+        releaseModels()
     }
 }

@@ -13,6 +13,8 @@ struct SessionSegment: Sendable {
 
 /// What the analyzer knows about one session.
 struct SegmentRecord {
+    /// The engine session, until its events end.
+    var session: any RecognitionSession
     /// Timeline time of the session's first sample; `nil` until audio arrives.
     var base: CMTime?
     /// Timeline time just after the session's last sample.
