@@ -114,6 +114,36 @@ private struct TokenizerFile: Decodable {
     struct Model: Decodable {
         var vocab: [String: Int]
         var merges: [MergePair]
+
+        enum CodingKeys: String, CodingKey {
+            case vocab, merges
+        }
+
+        /// Merges come as `"left right"` strings (older files) or as
+        /// `["left", "right"]` pairs (newer ones); the whole list is decoded
+        /// in one form or the other, so at most one decoding error is thrown.
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            vocab = try container.decode([String: Int].self, forKey: .vocab)
+            if let strings = try? container.decode([String].self, forKey: .merges) {
+                merges = try strings.map { text in
+                    let parts = text.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: false)
+                    guard parts.count == 2 else {
+                        throw DecodingError.dataCorruptedError(forKey: .merges, in: container,
+                                                               debugDescription: "merge \"\(text)\" is not a pair")
+                    }
+                    return MergePair(left: String(parts[0]), right: String(parts[1]))
+                }
+            } else {
+                merges = try container.decode([[String]].self, forKey: .merges).map { parts in
+                    guard parts.count == 2 else {
+                        throw DecodingError.dataCorruptedError(forKey: .merges, in: container,
+                                                               debugDescription: "merge \(parts) is not a pair")
+                    }
+                    return MergePair(left: parts[0], right: parts[1])
+                }
+            }
+        }
     }
 
     struct AddedToken: Decodable {
@@ -121,29 +151,10 @@ private struct TokenizerFile: Decodable {
         var content: String
     }
 
-    /// One merge, written either as `"left right"` or as `["left", "right"]`.
-    struct MergePair: Decodable {
+    /// One merge: the two tokens whose spellings join into a new token.
+    struct MergePair {
         var left: String
         var right: String
-
-        init(from decoder: any Decoder) throws {
-            let container = try decoder.singleValueContainer()
-            if let text = try? container.decode(String.self) {
-                let parts = text.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: false)
-                guard parts.count == 2 else {
-                    throw DecodingError.dataCorruptedError(in: container, debugDescription: "merge \"\(text)\" is not a pair")
-                }
-                left = String(parts[0])
-                right = String(parts[1])
-            } else {
-                let parts = try container.decode([String].self)
-                guard parts.count == 2 else {
-                    throw DecodingError.dataCorruptedError(in: container, debugDescription: "merge \(parts) is not a pair")
-                }
-                left = parts[0]
-                right = parts[1]
-            }
-        }
     }
 
     var model: Model
