@@ -166,6 +166,9 @@ open class AVAudioEngine: NSObject, @unchecked Sendable {
         withState { $0.session != nil || $0.runningWithoutInput }
     }
 
+    /// The capture run in progress, if any.
+    var currentSession: CaptureSession? { withState { $0.session } }
+
     /// Runs `body` on the run state under the engine's lock.
     func withState<Result>(_ body: (inout RunState) -> Result) -> Result {
         lock.lock()

@@ -16,6 +16,7 @@ open class AVAudioInputNode: AVAudioIONode, AVAudioMixing, @unchecked Sendable {
     open var pan: Float = 0
     /// Creates the capture source (ALSA from the environment; tests inject others).
     let makeSource: () -> AudioCaptureSource
+    private let formatLock = NSLock()
     private var probedFormat: AVAudioFormat?
 
     /// Creates an input node over a capture source factory.
@@ -38,21 +39,26 @@ open class AVAudioInputNode: AVAudioIONode, AVAudioMixing, @unchecked Sendable {
     }
 
     /// The device's format, probed by opening it once; 48 kHz mono if it
-    /// cannot be opened.
+    /// cannot be opened (`start()` probes again and reports the error).
     var hardwareFormat: AVAudioFormat {
+        formatLock.lock()
+        defer { formatLock.unlock() }
         if let probedFormat { return probedFormat }
         let source = makeSource()
         var format = AVAudioFormat(standardFormatWithSampleRate: 48_000, channels: 1)!
-        if (try? source.open()) != nil {
-            format = source.parameters.standardFormat
-            probedFormat = format
-        }
+        if (try? source.open()) != nil { format = source.parameters.standardFormat }
         source.close()
+        probedFormat = format
         return format
     }
 
     /// Records the format of a source that was just opened for capture.
     func adopt(_ parameters: ALSAStreamParameters) {
+        formatLock.lock()
         probedFormat = parameters.standardFormat
+        formatLock.unlock()
     }
+
+    /// The time of the latest captured frame while the engine runs.
+    open override var lastRenderTime: AVAudioTime? { engine?.currentSession?.lastRenderTime }
 }

@@ -12,6 +12,7 @@ final class CaptureSession: @unchecked Sendable {
     private let onFailure: @Sendable (NSError) -> Void
     private let lock = NSLock()
     private var running = false
+    private var framesDelivered: AVAudioFramePosition = 0
     private let finished = DispatchSemaphore(value: 0)
     /// The serial queue tap blocks run on (never the main thread).
     let deliveryQueue = DispatchQueue(label: "SpeechCompat.AVAudioEngine.tap")
@@ -53,6 +54,15 @@ final class CaptureSession: @unchecked Sendable {
         if DispatchQueue.getSpecific(key: CaptureSession.deliveryKey) != true { deliveryQueue.sync {} }
     }
 
+    /// The time of the latest captured frame, while capturing.
+    var lastRenderTime: AVAudioTime? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard running else { return nil }
+        let host = hostStart + UInt64((Double(framesDelivered) / format.sampleRate * 1e9).rounded())
+        return AVAudioTime(hostTime: host, sampleTime: framesDelivered, atRate: format.sampleRate)
+    }
+
     private var isRunning: Bool {
         lock.lock()
         defer { lock.unlock() }
@@ -80,6 +90,9 @@ final class CaptureSession: @unchecked Sendable {
                 let sampleTime = capturedFrames
                 capturedFrames += AVAudioFramePosition(frames)
                 waitUntilRealTime(capturedFrames)
+                lock.lock()
+                framesDelivered = capturedFrames
+                lock.unlock()
                 for tap in taps.all {
                     tap.append(samples, source: format, sampleTime: sampleTime, hostStart: hostStart, queue: deliveryQueue)
                 }

@@ -54,6 +54,9 @@ import Testing
         let started = Date()
         try engine.start()
         #expect(engine.isRunning)
+        try await Task.sleep(for: .milliseconds(500))
+        let renderTime = try #require(input.lastRenderTime)
+        #expect(renderTime.isSampleTimeValid && renderTime.sampleTime > 6_000 && renderTime.sampleTime < 12_000)
         while collector.snapshot.samples.count < expected.count && Date().timeIntervalSince(started) < 6 {
             try await Task.sleep(for: .milliseconds(20))
         }
@@ -61,7 +64,7 @@ import Testing
         let duration = Double(expected.count) / 16_000
         engine.stop()
         input.removeTap(onBus: 0)
-        #expect(!engine.isRunning)
+        #expect(!engine.isRunning && input.lastRenderTime == nil)
         #expect(result.samples.count == expected.count)
         #expect(result.samples == expected)
         #expect(result.formats.allSatisfy { $0 == tapFormat })
