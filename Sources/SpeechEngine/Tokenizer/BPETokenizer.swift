@@ -47,8 +47,7 @@ public struct BPETokenizer: Sendable {
     ///
     /// Leading spaces matter: `" Hello"` and `"Hello"` are different tokens;
     /// Whisper's decoder expects text after a space, as it predicts it.
-    /// - Complexity: O(n²) in the length of the longest pre-tokenized piece,
-    ///   linear overall for ordinary text.
+    /// - Complexity: O(n log n) in the text's UTF-8 length.
     public func encode(_ text: String) -> [Int] {
         var tokens: [Int] = []
         tokens.reserveCapacity(text.utf8.count / 3 + 1)
@@ -87,34 +86,51 @@ public struct BPETokenizer: Sendable {
         return String(decoding: bytes(of: token), as: UTF8.self)
     }
 
-    /// Applies the merge table to one piece's tokens, lowest rank first,
-    /// merging every occurrence of the best pair left to right in one pass.
+    /// Applies the merge table to one piece's tokens: repeatedly merges the
+    /// adjacent pair with the lowest rank (leftmost first among equals) until
+    /// no pair has a merge rule. Same result as GPT-2's "merge every
+    /// occurrence of the best pair, then look again", in O(n log n) rather
+    /// than O(n²), which matters for long unspaced (CJK) prompts.
+    ///
+    /// Symbols live in a doubly linked list over the original byte
+    /// positions; merging keeps the left slot and unlinks the right one.
     private func mergePairs(_ symbols: inout [Int32]) {
-        while symbols.count > 1 {
-            var best: Merge?
-            for index in 0..<(symbols.count - 1) {
-                if let merge = merges[Self.pairKey(symbols[index], symbols[index + 1])],
-                   merge.rank < best?.rank ?? .max {
-                    best = merge
-                }
-            }
-            guard let best else { return }
-            var merged: [Int32] = []
-            merged.reserveCapacity(symbols.count - 1)
-            var index = 0
-            while index < symbols.count {
-                if index + 1 < symbols.count,
-                   let merge = merges[Self.pairKey(symbols[index], symbols[index + 1])],
-                   merge.rank == best.rank {
-                    merged.append(merge.merged)
-                    index += 2
-                } else {
-                    merged.append(symbols[index])
-                    index += 1
-                }
-            }
-            symbols = merged
+        let count = symbols.count
+        guard count > 1 else { return }
+        var next = Array(1...count)       // `count` marks the end
+        var previous = Array(-1..<(count - 1))
+        var queue = MergeQueue(capacity: count)
+        func enqueue(_ position: Int) {
+            let right = next[position]
+            guard right < count,
+                  let merge = merges[Self.pairKey(symbols[position], symbols[right])] else { return }
+            queue.push(MergeQueue.Candidate(rank: merge.rank, position: Int32(position),
+                                            left: symbols[position], right: symbols[right], merged: merge.merged))
         }
+        for position in 0..<(count - 1) {
+            enqueue(position)
+        }
+        var removed = [Bool](repeating: false, count: count)
+        while let candidate = queue.pop() {
+            let position = Int(candidate.position)
+            let right = next[position]
+            // Skip candidates a neighbouring merge has made stale.
+            guard !removed[position], right < count,
+                  symbols[position] == candidate.left, symbols[right] == candidate.right else { continue }
+            symbols[position] = candidate.merged
+            removed[right] = true
+            next[position] = next[right]
+            if next[right] < count { previous[next[right]] = position }
+            if previous[position] >= 0 { enqueue(previous[position]) }
+            enqueue(position)
+        }
+        var merged: [Int32] = []
+        var position = 0
+        while position < count {
+            merged.append(symbols[position])
+            position = next[position]
+        }
+        symbols = merged
     }
 
     /// The merge-table key of an adjacent token pair.

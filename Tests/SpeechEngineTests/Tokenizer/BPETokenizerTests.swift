@@ -41,6 +41,29 @@ import Testing
         #expect(tokenizer.encode("") == [])
     }
 
+    /// Runs of one repeated pair, where merges overlap and the leftmost wins.
+    @Test func encodesRepetitionsLeftmostFirst() throws {
+        let base = try TokenizerFixtures.base()
+        #expect(base.encode("aaaaaaaaaaa") == [16425, 16425, 22714])
+        #expect(base.encode(" hahahahahahahahaha") == [17206, 11562, 11562, 30284])
+        #expect(base.encode("!!!!!!!!!") == [8153, 28493])
+        #expect(base.encode("0000000") == [33202, 1360])
+        let tiny = try TokenizerFixtures.tinyEn()
+        #expect(tiny.encode("aaaaaaaaaaa") == [24794, 24794, 46071])
+        #expect(tiny.encode(" hahahahahahahahaha") == [387, 71, 36225, 36225, 36225, 12236])
+        #expect(tiny.encode("0000000") == [24598])
+    }
+
+    /// Unspaced CJK text is one long piece; it still encodes quickly and exactly.
+    @Test func encodesLongUnspacedText() throws {
+        let tokenizer = try TokenizerFixtures.base()
+        let sentence = "東京は日本の首都です今日はいい天気ですね"
+        let text = String(repeating: sentence, count: 200)
+        let tokens = tokenizer.encode(text)
+        #expect(tokenizer.decode(tokens) == text)
+        #expect(tokens.count < text.utf8.count / 2)
+    }
+
     @Test(arguments: [
         "And so, my fellow Americans: ask not what your country can do for you.",
         "¿Dónde está la biblioteca? Mañana, señor Núñez.",
