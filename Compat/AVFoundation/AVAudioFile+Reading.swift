@@ -56,8 +56,10 @@ extension AVAudioFile {
         }
         buffer.frameLength = AVAudioFrameCount(done)
         position += AVAudioFramePosition(done)
-        // Compressed streams may hold more frames than their header estimated.
-        if position > frameCount { frameCount = position }
+        // Compressed streams may hold more or fewer frames than their header
+        // estimated: a short read means the end, so `length` becomes exact and
+        // `while file.framePosition < file.length` loops terminate.
+        if position > frameCount || done < wanted { frameCount = position }
     }
 }
 

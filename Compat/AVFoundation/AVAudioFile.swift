@@ -72,11 +72,15 @@ open class AVAudioFile: NSObject {
     ///   cannot hold, `kAudio_ParamError` for incomplete settings.
     public init(forWriting fileURL: URL, settings: [String: Any], commonFormat format: AVAudioCommonFormat,
                 interleaved: Bool) throws {
-        guard let onDisk = AVAudioFormat(settings: settings) else {
+        guard let requested = AVAudioFormat(settings: settings) else {
             throw AudioError.make(kAudio_ParamError,
                                   "The settings for \(fileURL.path) need AVSampleRateKey and AVNumberOfChannelsKey "
                                   + "(and a valid linear-PCM bit depth).", url: fileURL)
         }
+        // Files store channels interleaved, whatever the settings say.
+        let onDisk = AVAudioFormat(formatID: requested.formatID, sampleRate: requested.sampleRate,
+                                   channelCount: requested.channelCount, bitDepth: requested.bitDepth,
+                                   isFloat: requested.isFloat, interleaved: true)
         guard let processing = AVAudioFormat(commonFormat: format, sampleRate: onDisk.sampleRate,
                                              channels: onDisk.channelCount, interleaved: interleaved) else {
             throw AudioError.make(kAudio_ParamError, "Cannot write \(format) buffers: choose a PCM common format.",

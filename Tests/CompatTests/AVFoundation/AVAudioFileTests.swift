@@ -72,8 +72,10 @@ import Testing
                                        AVNumberOfChannelsKey: 1, AVLinearPCMBitDepthKey: 32, AVLinearPCMIsFloatKey: true]
         let samples = AudioSignals.sine(frequency: 123.4, sampleRate: 16_000, count: 3_000, amplitude: 0.9)
         let writer = try AVAudioFile(forWriting: url, settings: settings)
+        #expect(writer.processingFormat.isStandard && writer.fileFormat.commonFormat == .pcmFormatFloat32)
         try writer.write(from: AudioSignals.buffer(writer.processingFormat, planar: [samples]))
         writer.close()
+        #expect(throws: NSError.self) { try writer.write(from: AudioSignals.buffer(writer.processingFormat, planar: [samples])) }
         let reader = try AVAudioFile(forReading: url)
         #expect(reader.fileFormat.commonFormat == .pcmFormatFloat32)
         let buffer = try #require(AVAudioPCMBuffer(pcmFormat: reader.processingFormat, frameCapacity: 3_000))
@@ -98,6 +100,8 @@ import Testing
         #expect(reader.length >= 47_000 && reader.length <= 52_000)
         let buffer = try #require(AVAudioPCMBuffer(pcmFormat: reader.processingFormat, frameCapacity: 60_000))
         try reader.read(into: buffer)
+        // After a short read `length` is exact, so the usual loop ends.
+        #expect(reader.framePosition == reader.length && Int64(buffer.frameLength) == reader.length)
         let decoded = Array(AudioSignals.planar(buffer)[0][4_000..<40_000])
         #expect(abs(AudioSignals.frequency(of: decoded, sampleRate: rate) - 440) < 0.5)
         #expect(abs(AudioSignals.rms(decoded[...]) - 0.5 / 2.0.squareRoot()) < 0.02)
