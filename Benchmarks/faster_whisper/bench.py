@@ -16,7 +16,8 @@ import statistics
 import sys
 import time
 
-import common
+sys.dont_write_bytecode = True  # keep __pycache__ out of the repository
+import common  # noqa: E402
 
 
 def main():
