@@ -38,12 +38,23 @@ public final class Transcriber: Sendable {
         let mel = LogMelSpectrogram(melCount: model.dimensions.melCount)
             .compute(samples, paddingSamples: LogMelSpectrogram.windowSampleCount)
         let contentFrames = mel.frameCount - frames
+        // Windows without speech are not decoded at all: Whisper invents text
+        // ("Thanks for watching!") over silence and noise more often than its
+        // no-speech probability catches.
+        let speech = options.skipsWindowsWithoutSpeech
+            ? SpeechActivityDetector.speechRegions(in: samples).map { ($0.lowerBound / 160)..<($0.upperBound / 160 + 1) }
+            : [0..<contentFrames]
         var seekFrame = 0
         var segments: [Segment] = []
         var alternatives: [Alternative] = []
         while seekFrame < contentFrames {
             if Task.isCancelled { throw EngineError(.cancelled, "Transcription was cancelled.") }
             let windowFrames = min(frames, contentFrames - seekFrame)
+            guard speech.contains(where: { $0.overlaps(seekFrame..<(seekFrame + windowFrames)) }) else {
+                seekFrame += windowFrames
+                progress?(min(1, Double(seekFrame) / Double(max(1, contentFrames))))
+                continue
+            }
             let window = mel.window(startFrame: seekFrame, frameCount: frames)
             let outcome = try session.decodeWindow(window, frameCount: frames, realFrames: windowFrames,
                                                    offsetSeconds: Double(seekFrame) / 100, firstSegmentID: segments.count)

@@ -39,6 +39,8 @@ public struct TranscriptionOptions: Sendable, Hashable {
     public var addsPunctuation: Bool = true
     /// How many whole-transcript alternatives to return (from the beam).
     public var alternativeCount: Int = 1
+    /// Skip 30 s windows in which the speech detector finds no speech.
+    public var skipsWindowsWithoutSpeech: Bool = true
     /// OpenBLAS threads for this request (nil: the engine default, at most 2).
     public var threadCount: Int? = nil
 
