@@ -36,8 +36,9 @@ extension AssetStore {
                 progress?.completedUnitCount = manifest.installedByteCount
                 return
             } catch let error as EngineError where error.code == .invalidModelFile {
-                // Corrupted in place: reinstall over it.
+                // Corrupted in place: reinstall over it, counting the check as done.
                 progress?.totalUnitCount = manifest.installedByteCount + installBytes
+                progress?.completedUnitCount = manifest.installedByteCount
             }
         } else {
             progress?.totalUnitCount = installBytes

@@ -46,9 +46,11 @@ import Testing
         defer { AssetFixtures.discard(store) }
         try AssetFixtures.copyInstalled(.whisperTinyEn, into: store)
         try AssetFixtures.corruptByte(of: store.directory(for: .whisperTinyEn).appendingPathComponent("model.bin"))
-        try await store.install(.whisperTinyEn)
+        let progress = Progress(totalUnitCount: 0)
+        try await store.install(.whisperTinyEn, progress: progress)
         try store.verify(.whisperTinyEn)
         #expect(AssetFixtures.leftovers(in: store).isEmpty)
+        #expect(progress.fractionCompleted == 1)
     }
 
     /// When fetching fails, nothing is left behind: no model folder, no
