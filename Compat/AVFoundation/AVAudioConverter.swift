@@ -87,6 +87,17 @@ open class AVAudioConverter: NSObject {
         let frames = Int(buffer.frameLength)
         let outputChannels = Int(outputFormat.channelCount)
         let inputChannels = Int(inputFormat.channelCount)
+        if outputChannels == 1 && !(downmix && inputChannels > 1) {
+            // Mono output: one channel read straight into the result.
+            let source = channelMap.first?.intValue ?? -1
+            guard source >= 0, source < inputChannels else { return [Float](repeating: 0, count: frames) }
+            return [Float](unsafeUninitializedCapacity: frames) { storage, count in
+                if let base = storage.baseAddress {
+                    buffer.readFloats(channel: source, startFrame: 0, frameCount: frames, into: base)
+                }
+                count = frames
+            }
+        }
         var planes = [[Float]](repeating: [], count: inputChannels)
         for channel in 0..<inputChannels {
             planes[channel] = [Float](unsafeUninitializedCapacity: frames) { storage, count in

@@ -8,6 +8,10 @@ extension AVAudioPCMBuffer {
                     into destination: UnsafeMutablePointer<Float>) {
         precondition(channel < Int(format.channelCount) && startFrame + frameCount <= Int(frameCapacity))
         let step = stride
+        if step == 1, let data = floatChannelData {
+            destination.update(from: data[channel] + startFrame, count: frameCount)
+            return
+        }
         func copy<Sample>(_ data: UnsafePointer<UnsafeMutablePointer<Sample>>?, _ toFloat: (Sample) -> Float) {
             guard let source = data?[channel] else { return }
             for frame in 0..<frameCount { destination[frame] = toFloat(source[(startFrame + frame) * step]) }
@@ -26,6 +30,10 @@ extension AVAudioPCMBuffer {
     func writeFloats(channel: Int, startFrame: Int, frameCount: Int, from source: UnsafePointer<Float>) {
         precondition(channel < Int(format.channelCount) && startFrame + frameCount <= Int(frameCapacity))
         let step = stride
+        if step == 1, let data = floatChannelData {
+            (data[channel] + startFrame).update(from: source, count: frameCount)
+            return
+        }
         func copy<Sample>(_ data: UnsafePointer<UnsafeMutablePointer<Sample>>?, _ fromFloat: (Float) -> Sample) {
             guard let destination = data?[channel] else { return }
             for frame in 0..<frameCount { destination[(startFrame + frame) * step] = fromFloat(source[frame]) }

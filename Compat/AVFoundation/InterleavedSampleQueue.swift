@@ -34,6 +34,13 @@ struct InterleavedSampleQueue {
     mutating func dequeue(into buffer: AVAudioPCMBuffer, startFrame: Int, maxFrames: Int) -> Int {
         let frames = min(maxFrames, frameCount)
         guard frames > 0 else { return 0 }
+        if channels == 1 {
+            samples.withUnsafeBufferPointer { pointer in
+                buffer.writeFloats(channel: 0, startFrame: startFrame, frameCount: frames, from: pointer.baseAddress! + readIndex)
+            }
+            consume(frames)
+            return frames
+        }
         var plane = [Float](repeating: 0, count: frames)
         for channel in 0..<channels {
             for frame in 0..<frames { plane[frame] = samples[readIndex + frame * channels + channel] }
@@ -41,11 +48,16 @@ struct InterleavedSampleQueue {
                 buffer.writeFloats(channel: channel, startFrame: startFrame, frameCount: frames, from: pointer.baseAddress!)
             }
         }
+        consume(frames)
+        return frames
+    }
+
+    /// Advances past delivered frames, compacting the storage now and then.
+    private mutating func consume(_ frames: Int) {
         readIndex += frames * channels
         if readIndex > 65_536 && readIndex * 2 > samples.count {
             samples.removeFirst(readIndex)
             readIndex = 0
         }
-        return frames
     }
 }

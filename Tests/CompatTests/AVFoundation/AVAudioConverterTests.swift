@@ -97,15 +97,18 @@ import Testing
         let converter = try #require(AVAudioConverter(from: source, to: format(.pcmFormatFloat32, 16_000, 1)))
         converter.primeMethod = primeMethod
         let chunkFrames = 4_410 + 17 // deliberately not a multiple of anything
-        let chunkCount = 1_200 // about two minutes of audio
+        let chunkCount = 3_000 // about five minutes of audio
         let output = try #require(AVAudioPCMBuffer(pcmFormat: converter.outputFormat, frameCapacity: 1_700))
         var inputTotal = 0
         var outputTotal = 0
+        let phaseStep = 2 * Double.pi * 250 / 44_100
         var lags: [Int] = []
         var lastOutput: [Float] = []
         for index in 0..<chunkCount {
-            let samples = (0..<chunkFrames).map { Float(0.5 * sin(2 * .pi * 250 * Double(inputTotal + $0) / 44_100)) }
-            let chunk = AudioSignals.buffer(source, planar: [samples])
+            let chunk = try #require(AVAudioPCMBuffer(pcmFormat: source, frameCapacity: AVAudioFrameCount(chunkFrames)))
+            let data = try #require(chunk.floatChannelData)[0]
+            for frame in 0..<chunkFrames { data[frame] = Float(0.5 * sin(phaseStep * Double(inputTotal + frame))) }
+            chunk.frameLength = AVAudioFrameCount(chunkFrames)
             inputTotal += chunkFrames
             var consumed = false
             let status = converter.convert(to: output, error: nil) { _, inputStatus in
