@@ -45,6 +45,11 @@ open class AVAudioEngine: NSObject, @unchecked Sendable {
         super.init()
     }
 
+    deinit {
+        // An engine that goes away stops capturing, as on Apple platforms.
+        runState.session?.stop()
+    }
+
     /// The node for the input device, created on first access.
     open var inputNode: AVAudioInputNode {
         lock.lock()

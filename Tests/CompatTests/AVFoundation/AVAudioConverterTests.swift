@@ -62,8 +62,9 @@ import Testing
         var streamed: [Float] = []
         let chunkFrames = 4_800
         let output = try #require(AVAudioPCMBuffer(pcmFormat: target, frameCapacity: 1_600))
+        let inputPlanes = AudioSignals.planar(input)
         for start in stride(from: 0, to: frames, by: chunkFrames) {
-            let chunk = AudioSignals.buffer(source, planar: AudioSignals.planar(input).map { Array($0[start..<start + chunkFrames]) })
+            let chunk = AudioSignals.buffer(source, planar: inputPlanes.map { Array($0[start..<start + chunkFrames]) })
             var consumed = false
             var error: NSError?
             let status = streaming.convert(to: output, error: &error) { _, inputStatus in

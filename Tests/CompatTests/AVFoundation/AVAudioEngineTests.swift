@@ -124,6 +124,33 @@ import Testing
         #expect(collector.snapshot.samples == [Int16](repeating: 8_192, count: 320))
     }
 
+    /// A source that never ends and counts its reads.
+    private final class EndlessSource: AudioCaptureSource, @unchecked Sendable {
+        let parameters = ALSAStreamParameters(rate: 16_000, channels: 1, sampleFormat: .float32, periodFrames: 160)
+        private let lock = NSLock()
+        private var reads = 0
+        private var closed = false
+        func open() throws {}
+        func read() -> CaptureRead {
+            lock.lock()
+            reads += 1
+            lock.unlock()
+            return .samples([Float](repeating: 0, count: 160))
+        }
+        func close() { lock.lock(); closed = true; lock.unlock() }
+        var isClosed: Bool { lock.lock(); defer { lock.unlock() }; return closed }
+    }
+
+    @Test func releasingARunningEngineStopsCapture() throws {
+        let source = EndlessSource()
+        var engine: AVAudioEngine? = AVAudioEngine(makeSource: { source })
+        _ = engine?.inputNode
+        try engine?.start()
+        #expect(engine?.isRunning == true && !source.isClosed)
+        engine = nil
+        #expect(source.isClosed)
+    }
+
     @Test func graphCallsWorkAsOnApple() throws {
         let engine = AVAudioEngine(makeSource: { VanishingSource() })
         let mixer = engine.mainMixerNode
