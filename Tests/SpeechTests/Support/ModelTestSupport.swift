@@ -1,0 +1,96 @@
+import Foundation
+import Speech
+import TestSupport
+
+/// Helpers for the legacy face's tests on the real engine and real speech.
+///
+/// They need the installed models and take seconds per clip even in release
+/// builds, so they run only when `SPEECHCOMPAT_MODEL_TESTS=1`:
+/// `SPEECHCOMPAT_MODEL_TESTS=1 swift test -c release -Xswiftc -enable-testing --filter ModelTests`.
+enum ModelTestSupport {
+    /// Whether the real-model tests are switched on.
+    static let enabled = ProcessInfo.processInfo.environment["SPEECHCOMPAT_MODEL_TESTS"] == "1"
+
+    /// A corpus clip and its reference transcript.
+    struct Clip {
+        var url: URL
+        var reference: String
+        var durationSeconds: Double
+    }
+
+    /// Clips of `manifest.tsv`, by id.
+    static func clip(_ id: String) throws -> Clip {
+        let manifest = try String(contentsOf: Fixtures.corpusRoot.appendingPathComponent("manifest.tsv"), encoding: .utf8)
+        for line in manifest.split(separator: "\n") {
+            let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+            guard fields.count >= 8, fields[0] == id else { continue }
+            return Clip(url: Fixtures.corpusClip(fields[4]), reference: fields[7], durationSeconds: Double(fields[3]) ?? 0)
+        }
+        throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: id])
+    }
+
+    /// Lower-case words without punctuation.
+    static func words(_ text: String) -> [String] {
+        let kept: [Character] = text.lowercased().map { (character: Character) -> Character in
+            character.isLetter || character.isNumber || character == "'" ? character : " "
+        }
+        return String(kept).split(separator: " ").map(String.init)
+    }
+
+    /// Word error rate of `hypothesis` against `reference` (after `words(_:)`).
+    static func wordErrorRate(_ hypothesis: String, reference: String) -> Double {
+        let hyp = words(hypothesis), ref = words(reference)
+        guard !ref.isEmpty else { return hyp.isEmpty ? 0 : 1 }
+        var previous = Array(0...hyp.count)
+        for (i, refWord) in ref.enumerated() {
+            var current = [i + 1] + [Int](repeating: 0, count: hyp.count)
+            for (j, hypWord) in hyp.enumerated() {
+                current[j + 1] = min(previous[j + 1] + 1, current[j] + 1, previous[j] + (refWord == hypWord ? 0 : 1))
+            }
+            previous = current
+        }
+        return Double(previous[hyp.count]) / Double(ref.count)
+    }
+
+    /// The samples of a file as Float32 mono buffers of `frames` frames.
+    static func buffers(of url: URL, frames: AVAudioFrameCount = 4_096) throws -> [AVAudioPCMBuffer] {
+        let file = try AVAudioFile(forReading: url)
+        var buffers: [AVAudioPCMBuffer] = []
+        while file.framePosition < file.length {
+            guard let buffer = AVAudioPCMBuffer(pcmFormat: file.processingFormat, frameCapacity: frames) else { break }
+            try file.read(into: buffer)
+            if buffer.frameLength == 0 { break }
+            buffers.append(buffer)
+        }
+        return buffers
+    }
+
+    /// Writes the concatenation of `clips` (16 kHz mono) to a temporary WAV file.
+    static func concatenate(_ clips: [Clip], into folder: URL) throws -> URL {
+        let url = folder.appendingPathComponent("long.wav")
+        let format = AVAudioFormat(standardFormatWithSampleRate: 16_000, channels: 1)!
+        let output = try AVAudioFile(forWriting: url, settings: format.settings)
+        for clip in clips {
+            for buffer in try buffers(of: clip.url) { try output.write(from: buffer) }
+        }
+        return url
+    }
+
+    /// Runs a URL request to the end with the handler API and returns the
+    /// final result (or throws the task's error), as apps wrap it.
+    static func recognize(_ request: SFSpeechRecognitionRequest, locale: String = "en-US",
+                          onPartial: @escaping @Sendable (SFSpeechRecognitionResult) -> Void = { _ in })
+        async throws -> SFSpeechRecognitionResult {
+        let recognizer = SFSpeechRecognizer(locale: Locale(identifier: locale))!
+        recognizer.queue = OperationQueue()
+        return try await withCheckedThrowingContinuation { continuation in
+            recognizer.recognitionTask(with: request) { result, error in
+                if let error {
+                    continuation.resume(throwing: error)
+                } else if let result {
+                    if result.isFinal { continuation.resume(returning: result) } else { onPartial(result) }
+                }
+            }
+        }
+    }
+}
