@@ -37,6 +37,11 @@ open class AVAudioConverter: NSObject {
     /// A codec magic cookie. Irrelevant for PCM.
     open var magicCookie: Data?
     /// How the resampler is primed; see `AVAudioConverterPrimeMethod`.
+    /// - Note: On Linux `.pre` and `.normal` behave alike: the output is
+    ///   aligned with the input and soxr holds back its look-ahead (up to
+    ///   ~40 ms) until more input or the end of the stream. `.none` (latency
+    ///   mode) starts the output with that much silence instead, so every call
+    ///   delivers exactly `round(totalInput × ratio)` frames in total.
     open var primeMethod: AVAudioConverterPrimeMethod = .normal
     /// Priming frame counts.
     /// - Note: Informational on Linux; libsoxr decides its own look-ahead.

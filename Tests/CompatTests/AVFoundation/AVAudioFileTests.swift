@@ -107,6 +107,54 @@ import Testing
         #expect(abs(AudioSignals.rms(decoded[...]) - 0.5 / 2.0.squareRoot()) < 0.02)
     }
 
+    @Test func filesEncodedBySoxDecodeToTheClipsSamples() throws {
+        let directory = try AudioSignals.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let reference = try AVAudioFile(forReading: clip)
+        let referenceBuffer = try #require(AVAudioPCMBuffer(pcmFormat: reference.processingFormat, frameCapacity: 40_000))
+        try reference.read(into: referenceBuffer)
+        let expected = AudioSignals.planar(referenceBuffer)[0]
+        for pathExtension in ["flac", "ogg"] {
+            let encoded = directory.appendingPathComponent("clip.\(pathExtension)")
+            let sox = Process()
+            sox.executableURL = URL(fileURLWithPath: "/usr/bin/sox")
+            sox.arguments = [clip.path, encoded.path]
+            try sox.run()
+            sox.waitUntilExit()
+            try #require(sox.terminationStatus == 0)
+            let file = try AVAudioFile(forReading: encoded)
+            let buffer = try #require(AVAudioPCMBuffer(pcmFormat: file.processingFormat, frameCapacity: 40_000))
+            try file.read(into: buffer)
+            let decoded = AudioSignals.planar(buffer)[0]
+            #expect(decoded.count == expected.count)
+            if pathExtension == "flac" {
+                #expect(decoded == expected)
+            } else {
+                // Vorbis is lossy: the error stays well below the speech level.
+                let error = zip(decoded, expected).map { $0 - $1 }
+                #expect(AudioSignals.rms(error[...]) < AudioSignals.rms(expected[...]) * 0.2)
+            }
+        }
+    }
+
+    @Test func twentyFourBitWAVKeepsTwentyFourBits() throws {
+        let directory = try AudioSignals.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let url = directory.appendingPathComponent("deep.wav")
+        let settings: [String: Any] = [AVSampleRateKey: 48_000.0, AVNumberOfChannelsKey: 1, AVLinearPCMBitDepthKey: 24]
+        let samples = AudioSignals.sine(frequency: 997, sampleRate: 48_000, count: 2_000, amplitude: 0.7)
+        let writer = try AVAudioFile(forWriting: url, settings: settings)
+        try writer.write(from: AudioSignals.buffer(writer.processingFormat, planar: [samples]))
+        writer.close()
+        let reader = try AVAudioFile(forReading: url)
+        #expect(reader.fileFormat.commonFormat == .otherFormat && reader.fileFormat.settings[AVLinearPCMBitDepthKey] as? Int == 24)
+        let buffer = try #require(AVAudioPCMBuffer(pcmFormat: reader.processingFormat, frameCapacity: 2_000))
+        try reader.read(into: buffer)
+        let decoded = AudioSignals.planar(buffer)[0]
+        let quantised = samples.map { Float((Double($0) * 8_388_608).rounded() / 8_388_608) }
+        #expect(zip(decoded, quantised).allSatisfy { abs($0 - $1) <= 1e-7 })
+    }
+
     @Test func missingFileIsATypedError() throws {
         let missing = URL(fileURLWithPath: "/nonexistent/speech.wav")
         let error = try #require(throws: NSError.self) { try AVAudioFile(forReading: missing) }
