@@ -28,6 +28,10 @@ final class ALSACaptureSource: AudioCaptureSource {
     func open() throws {
         close()
         let loaded = try configuration.loadTree()
+        guard configuration.isDefined(in: loaded) else {
+            snd_config_delete(loaded)
+            throw configuration.undefinedDeviceError()
+        }
         var handle: OpaquePointer?
         let status = snd_pcm_open_lconf(&handle, configuration.deviceName, SND_PCM_STREAM_CAPTURE, 0, loaded)
         guard status >= 0, let handle else {

@@ -118,6 +118,22 @@ struct ALSAConfiguration: Sendable {
         return value
     }
 
+    /// Whether the configuration defines the PCM (`pcm.<name>`, ignoring
+    /// `:arguments`), checked before opening so a typo gets a clear error.
+    func isDefined(in tree: OpaquePointer) -> Bool {
+        let base = deviceName.split(separator: ":", maxSplits: 1).first.map(String.init) ?? deviceName
+        var node: OpaquePointer?
+        return snd_config_search(tree, "pcm.\(base)", &node) >= 0
+    }
+
+    /// The error for a PCM name the configuration does not define.
+    func undefinedDeviceError() -> NSError {
+        AudioError.make(kAudioHardwareBadDeviceError,
+                        "No ALSA capture device named '\(deviceName)' is defined. "
+                        + "Set \(ALSAConfiguration.deviceVariable) to a capture PCM listed by `arecord -L`, "
+                        + "or \(ALSAConfiguration.configurationVariable) to a configuration file that defines it.")
+    }
+
     /// A capture error naming the device and ALSA's reason.
     func failure(_ action: String, _ status: Int32) -> NSError {
         AudioError.make(kAudioHardwareBadDeviceError,
