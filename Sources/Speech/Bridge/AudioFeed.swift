@@ -51,11 +51,14 @@ final class AudioFeed: @unchecked Sendable {
 
     /// The source failed: audio ends and the task is told why.
     func fail(_ error: any Error) {
-        lock.withLock {
-            guard !ended else { return }
+        let sink: Sink? = lock.withLock {
+            guard !ended else { return nil }
             ended = true
-            if let sink { sink.fail(error) } else { pendingFailure = error }
+            if self.sink == nil { pendingFailure = error }
+            return self.sink
         }
+        // Outside the lock: the task's failure path closes this feed.
+        sink?.fail(error)
     }
 
     /// Whether audio has ended (no more samples are taken).
@@ -67,7 +70,7 @@ final class AudioFeed: @unchecked Sendable {
     /// Connects a task: kept samples and an earlier end are delivered at once.
     /// Returns `false` when another task already attached.
     func attach(_ newSink: Sink) -> Bool {
-        lock.withLock {
+        let attachedNow = lock.withLock {
             guard !attached else { return false }
             attached = true
             sink = newSink
@@ -75,13 +78,13 @@ final class AudioFeed: @unchecked Sendable {
                 newSink.samples(pending)
                 pending = []
             }
-            if let pendingFailure {
-                newSink.fail(pendingFailure)
-            } else if ended {
-                newSink.end()
-            }
+            if ended, pendingFailure == nil { newSink.end() }
             return true
         }
+        if attachedNow, let failure = lock.withLock({ pendingFailure }) {
+            newSink.fail(failure)
+        }
+        return attachedNow
     }
 
     /// Disconnects the task (cancellation): audio ends without telling it.

@@ -1,4 +1,5 @@
 import AVFoundation
+import CoreMedia
 import Foundation
 import SpeechEngine
 
@@ -28,6 +29,17 @@ final class BufferConversion {
     func convert(_ buffer: AVAudioPCMBuffer) throws -> [Float] {
         let mono = try Self.monoSamples(of: buffer)
         return try resample(mono, rate: buffer.format.sampleRate)
+    }
+
+    /// A Core Media sample buffer's samples as 16 kHz mono, continuing the stream.
+    /// - Throws: `EngineError(.unsupportedAudioFormat)` when it does not hold
+    ///   linear PCM in a common format.
+    func convert(_ sampleBuffer: CMSampleBuffer) throws -> [Float] {
+        guard let buffer = sampleBuffer.makeAudioPCMBuffer() else {
+            throw EngineError(.unsupportedAudioFormat,
+                              "The sample buffer does not hold linear PCM audio (Float32, Int16 or Int32).")
+        }
+        return try convert(buffer)
     }
 
     /// Resamples mono samples at `rate` Hz, continuing the stream.

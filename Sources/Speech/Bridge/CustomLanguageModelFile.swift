@@ -24,6 +24,18 @@ struct CustomLanguageModelFile: Codable, Sendable, Equatable {
     var phraseCounts: [PhraseCount] = []
     var customPronunciations: [Pronunciation] = []
 
+    init(phraseCounts: [PhraseCount] = [], customPronunciations: [Pronunciation] = []) {
+        self.phraseCounts = phraseCounts
+        self.customPronunciations = customPronunciations
+    }
+
+    /// Decodes training data; either list may be absent.
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        phraseCounts = try container.decodeIfPresent([PhraseCount].self, forKey: .phraseCounts) ?? []
+        customPronunciations = try container.decodeIfPresent([Pronunciation].self, forKey: .customPronunciations) ?? []
+    }
+
     /// How many phrases a prepared model keeps (Apple's contextual-string cap).
     static let phraseLimit = 100
 
@@ -32,7 +44,11 @@ struct CustomLanguageModelFile: Codable, Sendable, Equatable {
     ///   no usable phrase or term; file-system errors when it cannot be read.
     static func readTrainingData(at url: URL) throws -> CustomLanguageModelFile {
         let data = try Data(contentsOf: url)
-        if let decoded = try? JSONDecoder().decode(CustomLanguageModelFile.self, from: data) {
+        let looksLikeJSON = data.first { !Character(UnicodeScalar($0)).isWhitespace }.map { $0 == UInt8(ascii: "{") } ?? false
+        if looksLikeJSON {
+            guard let decoded = try? JSONDecoder().decode(CustomLanguageModelFile.self, from: data) else {
+                throw malformed(url, "it is not SpeechCompat training data JSON")
+            }
             guard !decoded.phraseCounts.isEmpty || !decoded.customPronunciations.isEmpty else {
                 throw malformed(url, "it holds no phrases and no custom pronunciations")
             }

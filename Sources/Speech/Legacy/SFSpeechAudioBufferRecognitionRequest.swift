@@ -1,4 +1,5 @@
 import AVFoundation
+import CoreMedia
 import Foundation
 
 /// A request to recognize live or streamed audio that the app appends.
@@ -38,6 +39,20 @@ open class SFSpeechAudioBufferRecognitionRequest: SFSpeechRecognitionRequest, @u
             guard !feed.isEnded else { return }
             do {
                 feed.append(try conversion.convert(audioPCMBuffer))
+            } catch {
+                feed.fail(ErrorMapping.legacyError(forAny: error))
+            }
+        }
+    }
+
+    /// Appends audio from a Core Media sample buffer.
+    /// - Note: On Linux the sample buffer must hold linear PCM (what
+    ///   `CMSampleBuffer`s from capture carry); it is converted like `append(_:)`.
+    open func appendAudioSampleBuffer(_ sampleBuffer: CMSampleBuffer) {
+        conversionLock.withLock {
+            guard !feed.isEnded else { return }
+            do {
+                feed.append(try conversion.convert(sampleBuffer))
             } catch {
                 feed.fail(ErrorMapping.legacyError(forAny: error))
             }
