@@ -58,12 +58,17 @@ extension DictationTranscriber {
     }
 
     /// A hint about the audio, to improve recognition.
-    /// - Note: On Linux the hints are recorded but do not change recognition.
+    /// - Note: On Linux `shortForm`, `farField` and `atypicalSpeech` are
+    ///   recorded but do not change recognition; a customized language model's
+    ///   phrases bias decoding, as they do for `SFSpeechRecognizer`.
     public struct ContentHint: Sendable, Equatable, Hashable {
         private let name: String
+        /// The custom language model of `customizedLanguage(modelConfiguration:)`.
+        let modelConfiguration: SFSpeechLanguageModel.Configuration?
 
-        private init(_ name: String) {
+        private init(_ name: String, modelConfiguration: SFSpeechLanguageModel.Configuration? = nil) {
             self.name = name
+            self.modelConfiguration = modelConfiguration
         }
 
         /// The audio is short, about a minute or less.
@@ -72,6 +77,12 @@ extension DictationTranscriber {
         public static let farField = ContentHint("farField")
         /// The speech is atypical (a heavy accent, a lisp, …).
         public static let atypicalSpeech = ContentHint("atypicalSpeech")
+
+        /// Recognition customized with a language model prepared by
+        /// `SFSpeechLanguageModel.prepareCustomLanguageModel(for:configuration:)`.
+        public static func customizedLanguage(modelConfiguration: SFSpeechLanguageModel.Configuration) -> ContentHint {
+            ContentHint("customizedLanguage", modelConfiguration: modelConfiguration)
+        }
     }
 
     /// Options that change the transcribed text.

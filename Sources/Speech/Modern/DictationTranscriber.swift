@@ -31,7 +31,8 @@ public final class DictationTranscriber: LocaleDependentSpeechModule {
 
     /// Creates a dictation transcriber for a locale with the given options.
     /// - Note: On Linux the content hints `shortForm`, `farField` and
-    ///   `atypicalSpeech` are recorded but do not change recognition.
+    ///   `atypicalSpeech` are recorded but do not change recognition; a
+    ///   customized language model's phrases bias decoding.
     public init(locale: Locale,
                 contentHints: Set<ContentHint>,
                 transcriptionOptions: Set<TranscriptionOption>,
@@ -46,6 +47,10 @@ public final class DictationTranscriber: LocaleDependentSpeechModule {
         settings.prefersLowLatency = reportingOptions.contains(.frequentFinalization)
         settings.attributesTimeRanges = attributeOptions.contains(.audioTimeRange)
         settings.attributesConfidence = attributeOptions.contains(.transcriptionConfidence)
+        if let model = contentHints.lazy.compactMap(\.modelConfiguration).first {
+            settings.customLanguageModel = CustomLanguageModelSettings(
+                languageModel: model.languageModel, vocabulary: model.vocabulary, weight: model.effectiveWeight)
+        }
         self.settings = settings
         self.contentHints = contentHints
         resultOutput = ModuleOutput(transcription: { Result($0) })

@@ -54,7 +54,7 @@ extension SpeechAnalyzer {
             holdsAnalysisSlot = true
         }
         let detector = moduleList.lazy.compactMap { ($0 as? any AnalyzerModule)?.role.detectorSettings }.first
-        let options = runner.settings.streamingOptions(phrases: analysisContext.phrases, detector: detector)
+        let options = try runner.settings.streamingOptions(phrases: analysisContext.phrases, detector: detector)
         let session: any RecognitionSession
         do {
             session = try sessionFactory.session(for: runner.settings.locale, options: options)

@@ -22,6 +22,8 @@ struct TranscriberSettings: Sendable, Hashable {
     var addsPunctuation = true
     /// Turn spoken emoji names into emoji.
     var convertsEmoji = false
+    /// A custom language model whose phrases bias decoding.
+    var customLanguageModel: CustomLanguageModelSettings?
 
     /// How many alternatives to ask the engine for when alternatives are on.
     static let alternativeCount = 3
@@ -31,10 +33,19 @@ struct TranscriberSettings: Sendable, Hashable {
     /// - Parameters:
     ///   - phrases: the analysis context's contextual strings.
     ///   - detector: the settings of a speech detector in the same analyzer.
-    func streamingOptions(phrases: [String], detector: DetectorSettings?) -> StreamingOptions {
+    /// - Throws: `SFSpeechError` when the custom language model's files
+    ///   cannot be read.
+    func streamingOptions(phrases: [String], detector: DetectorSettings?) throws -> StreamingOptions {
         var transcription = prefersLowLatency ? TranscriptionOptions.greedy : TranscriptionOptions()
         transcription.language = ModernLocales.languageCode(for: locale)
         transcription.phrases = phrases
+        if let model = customLanguageModel {
+            let prepared = try CustomLanguageModelFile.preparedPhrases(languageModel: model.languageModel,
+                                                                       vocabulary: model.vocabulary)
+            transcription.phrases += prepared.filter { !phrases.contains($0) }
+            // weight 0…1 scales the boost around its default (0.5 → default).
+            transcription.phraseBoost *= 2 * model.weight
+        }
         transcription.addsPunctuation = addsPunctuation
         transcription.alternativeCount = reportsAlternatives ? Self.alternativeCount : 1
         if reportsAlternatives { transcription.beamSize = max(transcription.beamSize, Self.alternativeCount) }
@@ -49,6 +60,16 @@ struct TranscriberSettings: Sendable, Hashable {
         options.rollsOverAtLimit = false
         return options
     }
+}
+
+/// A custom language model given to a dictation transcriber.
+struct CustomLanguageModelSettings: Sendable, Hashable {
+    /// The prepared language model file.
+    var languageModel: URL
+    /// The prepared vocabulary file, if any.
+    var vocabulary: URL?
+    /// How strongly the model biases decoding, 0…1 (0.5 by default).
+    var weight: Double
 }
 
 extension SpeechDetector.SensitivityLevel {

@@ -1,6 +1,7 @@
 import Foundation
 import SpeechEngine
 import Testing
+import TestSupport
 @testable import Speech
 
 /// `DictationTranscriber`: presets and the options dictation adds.
@@ -71,5 +72,34 @@ struct DictationTranscriberTests {
         #expect(TranscriptTextOptions.replacingEmojiNames(in: "a heart emoji and a thumbs up emoji.")
                 == "a ❤️ and a 👍.")
         #expect(TranscriptTextOptions.replacingEmojiNames(in: "heartemoji") == "heartemoji")
+    }
+
+    @Test("a customized language model's phrases bias the engine; a malformed one fails the analysis")
+    func customizedLanguage() async throws {
+        let folder = try Fixtures.temporaryDirectory("modern-lm")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let model = folder.appendingPathComponent("model.json")
+        try JSONEncoder().encode(["Quilter", "gospel"]).write(to: model)
+        let queue = ScriptedSessionQueue([])
+        try await withModernEnvironment(queue) {
+            let configuration = SFSpeechLanguageModel.Configuration(languageModel: model)
+            let dictation = DictationTranscriber(
+                locale: englishUS, contentHints: [.customizedLanguage(modelConfiguration: configuration), .farField],
+                transcriptionOptions: [.punctuation], reportingOptions: [], attributeOptions: [])
+            let analyzer = SpeechAnalyzer(modules: [dictation])
+            let context = AnalysisContext()
+            context.contextualStrings[.general] = ["apostle"]
+            try await analyzer.setContext(context)
+            try await analyzer.prepareToAnalyze(in: nil)
+            #expect(queue.requestedOptions.first?.transcription.phrases == ["apostle", "Quilter", "gospel"])
+            await analyzer.cancelAndFinishNow()
+
+            let missing = SFSpeechLanguageModel.Configuration(languageModel: folder.appendingPathComponent("none"))
+            let broken = SpeechAnalyzer(modules: [DictationTranscriber(
+                locale: englishUS, contentHints: [.customizedLanguage(modelConfiguration: missing)],
+                transcriptionOptions: [], reportingOptions: [], attributeOptions: [])])
+            await #expect(throws: SFSpeechError(.malformedSupplementalModel)) { try await broken.prepareToAnalyze(in: nil) }
+        }
+        #expect(DictationTranscriber.ContentHint.shortForm != .farField)
     }
 }
