@@ -72,17 +72,49 @@ struct TranscribeCommand: SpeechCommand {
 
     func run(console: Console) async throws {
         let transcriber = try model.loadTranscriber()
+        let formatter = TranscriptFormatter(format: format, includesWords: words)
         var results: [TranscriptFormatter.FileResult] = []
+        var failures: [String] = []
         for path in files {
-            let samples = try AudioDecoder.decode(contentsOf: URL(fileURLWithPath: path))
-            let durationSeconds = Double(samples.count) / AudioDecoder.sampleRate
-            let bar = ProgressBar(label: (path as NSString).lastPathComponent, console: console,
-                                  enabled: console.errorIsTerminal && durationSeconds > 30)
-            let transcript = try transcriber.transcribe(samples: samples, options: options,
-                                                        progress: { bar.update($0) })
-            bar.finish()
-            results.append(.init(path: path, transcript: transcript))
+            let result: TranscriptFormatter.FileResult
+            do {
+                result = try transcribe(path, with: transcriber, console: console)
+            } catch {
+                // One file: its error is the command's. Several: report each, go on.
+                guard files.count > 1 else { throw error }
+                console.log("Error: \(path): \(SpeechTool.describe(error))")
+                failures.append(path)
+                continue
+            }
+            if format == .json {
+                results.append(result)
+            } else {
+                // Text and subtitles stream file by file.
+                let labelled = files.count > 1 && format == .text
+                console.writeOutput((labelled && !results.isEmpty ? "\n" : "")
+                                    + (labelled ? "==> \(path) <==\n" : "") + (try formatter.render([result])))
+                results.append(result)
+            }
         }
-        console.writeOutput(try TranscriptFormatter(format: format, includesWords: words).render(results))
+        if format == .json, !results.isEmpty {
+            console.writeOutput(try formatter.render(results))
+        }
+        if !failures.isEmpty {
+            throw EngineError(.unreadableAudio, "\(failures.count) of \(files.count) files could not be transcribed.")
+        }
+    }
+
+    /// Decodes and transcribes one file, with a progress bar for long audio
+    /// when standard error is a terminal.
+    func transcribe(_ path: String, with transcriber: Transcriber,
+                    console: Console) throws -> TranscriptFormatter.FileResult {
+        let samples = try AudioDecoder.decode(contentsOf: URL(fileURLWithPath: path))
+        let durationSeconds = Double(samples.count) / AudioDecoder.sampleRate
+        let bar = ProgressBar(label: (path as NSString).lastPathComponent, console: console,
+                              enabled: console.errorIsTerminal && durationSeconds > 30)
+        let transcript = try transcriber.transcribe(samples: samples, options: options,
+                                                    progress: { bar.update($0) })
+        bar.finish()
+        return TranscriptFormatter.FileResult(path: path, transcript: transcript)
     }
 }
