@@ -10,6 +10,13 @@ extension AttributedString {
     /// also covers runs between them that carry no time range (spaces,
     /// punctuation). Time ranges in the string should be ascending; they need
     /// not be contiguous, and some runs may have none.
+    ///
+    /// Use it to find the words being played back:
+    /// ```swift
+    /// if let words = transcript.rangeOfAudioTimeRangeAttributes(intersecting: playbackRange) {
+    ///     highlight(transcript[words])
+    /// }
+    /// ```
     /// - Note: On Linux two ranges intersect when they share some time; a range
     ///   with zero duration intersects a run whose range contains its start.
     public func rangeOfAudioTimeRangeAttributes(intersecting timeRange: CMTimeRange) -> Range<AttributedString.Index>? {

@@ -5,6 +5,16 @@ import Foundation
 ///
 /// Locale-dependent modules need the assets (models) of their locale
 /// installed and the locale reserved through `AssetInventory`.
+///
+/// ```swift
+/// guard let locale = await SpeechTranscriber.supportedLocale(equivalentTo: Locale.current) else {
+///     return   // no model for the user's language
+/// }
+/// let transcriber = SpeechTranscriber(locale: locale, preset: .transcription)
+/// if let request = try await AssetInventory.assetInstallationRequest(supporting: [transcriber]) {
+///     try await request.downloadAndInstall()
+/// }
+/// ```
 /// - Note: On Linux every locale is served by the multilingual Whisper model
 ///   `whisper-base` (99 languages); regions do not change the model.
 @available(macOS 26.0, iOS 26.0, *)
@@ -24,5 +34,8 @@ public protocol LocaleDependentSpeechModule: SpeechModule {
     static func supportedLocale(equivalentTo locale: Locale) async -> Locale?
 
     /// The locales this module instance was configured with.
+    ///
+    /// A transcriber has exactly one: the locale given at creation, as given
+    /// (not normalised to a supported equivalent).
     var selectedLocales: [Locale] { get }
 }

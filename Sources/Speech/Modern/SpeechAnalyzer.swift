@@ -169,9 +169,9 @@ public final actor SpeechAnalyzer: Sendable {
         if let inputLoop {
             // The analyzer is fully initialized: the input task may use it now.
             let priority = analyzerOptions.priority
-            let task = Task(priority: priority) { [weak self] in
-                guard let self else { return }
-                await inputLoop(WeakAnalyzer(self), 1)
+            let weakSelf = WeakAnalyzer(self)
+            let task = Task(priority: priority) {
+                await inputLoop(weakSelf, 1)
             }
             inputTask.withLock { $0 = task }
         }

@@ -8,6 +8,16 @@ import Foundation
 /// Add modules to a `SpeechAnalyzer`; each module instance belongs to one
 /// analyzer, once. `SpeechTranscriber`, `DictationTranscriber` and
 /// `SpeechDetector` are the modules of the framework.
+///
+/// ```swift
+/// let transcriber = SpeechTranscriber(locale: locale, preset: .progressiveTranscription)
+/// let analyzer = SpeechAnalyzer(modules: [transcriber])
+/// Task {
+///     for try await result in transcriber.results {
+///         print(result.isFinal ? "final:" : "volatile:", String(result.text.characters))
+///     }
+/// }
+/// ```
 /// - Note: On Linux, as on Apple platforms, apps cannot write working modules
 ///   of their own: the analyzer only drives the framework's modules, and an
 ///   analyzer given any other module fails with `moduleOutputFailed`.

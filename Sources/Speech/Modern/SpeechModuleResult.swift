@@ -7,6 +7,14 @@ import Foundation
 /// Results with `resultsFinalizationTime >= range.end` are final; earlier
 /// results from the same module are then final too. A volatile result may be
 /// replaced by a later result over the same range.
+///
+/// The usual way to show a live transcript keeps final text and replaces
+/// volatile text:
+///
+/// ```swift
+/// if result.isFinal { finalized += result.text; volatile = AttributedString() }
+/// else { volatile = result.text }
+/// ```
 @available(macOS 26.0, iOS 26.0, *)
 @available(tvOS, unavailable)
 @available(watchOS, unavailable)
@@ -17,6 +25,9 @@ public protocol SpeechModuleResult {
     var range: CMTimeRange { get }
 
     /// The module's results are final up to (not including) this time.
+    ///
+    /// A module need not re-send a result that finalization left unchanged,
+    /// so this time can pass a volatile result's end without a new result.
     var resultsFinalizationTime: CMTime { get }
 }
 

@@ -123,6 +123,23 @@ struct SpeechAnalyzerModulesTests {
         }
     }
 
+    @Test("an open input sequence does not keep a released analyzer alive")
+    func deallocationWithOpenInput() async throws {
+        try await withModernEnvironment {
+            let transcriber = SpeechTranscriber(locale: englishUS, preset: .progressiveTranscription)
+            let results = collect(transcriber.results)
+            let feed = InputFeed()
+            var analyzer: SpeechAnalyzer? = SpeechAnalyzer(inputSequence: feed.stream, modules: [transcriber])
+            feed.yield(seconds: 0.5)
+            try await Task.sleep(nanoseconds: 100_000_000)
+            analyzer = nil
+            feed.yield(seconds: 0.5)   // wakes the input loop, which finds no analyzer
+            let (_, error) = try #require(await value(of: results))
+            #expect(error == nil && analyzer == nil)
+            feed.end()
+        }
+    }
+
     @Test("releasing the analyzer ends its result sequences")
     func deallocationFinishes() async throws {
         try await withModernEnvironment {
