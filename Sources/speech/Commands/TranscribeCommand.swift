@@ -71,6 +71,10 @@ struct TranscribeCommand: SpeechCommand {
     }
 
     func run(console: Console) async throws {
+        // Fail fast, before the model loads, when a file is not there at all.
+        if let missing = files.first(where: { !FileManager.default.fileExists(atPath: $0) }) {
+            throw EngineError(.unreadableAudio, "No such file: '\(missing)'. Check the path.")
+        }
         let transcriber = try model.loadTranscriber()
         let formatter = TranscriptFormatter(format: format, includesWords: words)
         var results: [TranscriptFormatter.FileResult] = []

@@ -68,3 +68,13 @@ import Testing
         #expect(url.standardizedFileURL.path == folder.standardizedFileURL.path)
     }
 }
+
+@Suite struct TranscribeCommandRunTests {
+    @Test func missingFileFailsWithExit1BeforeLoadingTheModel() async {
+        let (console, captured) = Console.capturing()
+        let status = await SpeechTool.main(["transcribe", "/nonexistent/clip.wav"], console: console)
+        #expect(status == .failure)
+        #expect(captured.standardError == "Error: No such file: '/nonexistent/clip.wav'. Check the path.\n")
+        #expect(captured.standardOutput.isEmpty)
+    }
+}
