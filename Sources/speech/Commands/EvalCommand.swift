@@ -20,9 +20,11 @@ struct EvalCommand: SpeechCommand {
             ModelChoice.option,
             DecodingArguments.beamOption,
             DecodingArguments.threadsOption,
+            .flag("diffs", help: "After the table, show a word diff of every clip with errors."),
             .value("format", "format", help: "Output: text or json (default: text)."),
         ],
         discussion: """
+        Diffs mark deleted reference words [-like this-] and inserted ones {+like this+}.
         Rates are total errors over total reference words of each set. RTF is
         processing time over audio time (below 1 is faster than real time).
 
@@ -39,6 +41,7 @@ struct EvalCommand: SpeechCommand {
     var model: ModelChoice
     var decoding: DecodingArguments
     var json: Bool
+    var showsDiffs: Bool
 
     init(arguments: ParsedArguments) throws(UsageError) {
         guard arguments.positionals.count <= 1 else {
@@ -52,6 +55,7 @@ struct EvalCommand: SpeechCommand {
         model = try ModelChoice(arguments: arguments)
         decoding = try DecodingArguments(arguments: arguments)
         json = try arguments.choice("format", from: ["text", "json"]) == "json"
+        showsDiffs = arguments.flag("diffs")
     }
 
     func validate() throws(UsageError) {
@@ -87,7 +91,21 @@ struct EvalCommand: SpeechCommand {
             console.writeOutput(try JSONOutput.encode(EvaluationDocument(report: report, modelLoadSeconds: modelLoadSeconds)))
         } else {
             console.writeOutput(report.table)
+            if showsDiffs { console.writeOutput(Self.diffs(of: clips)) }
         }
+    }
+
+    /// A word (or character) diff of each clip with errors, worst first.
+    static func diffs(of clips: [EvaluatedClip]) -> String {
+        let scorer = TranscriptScorer()
+        let wrong = clips.filter { $0.score.counts.errorCount > 0 }
+            .sorted { $0.score.counts.rate > $1.score.counts.rate }
+        return wrong.map { clip in
+            let alignment = scorer.alignment(reference: clip.entry.referenceText, hypothesis: clip.hypothesis,
+                                             languageTag: clip.entry.languageTag)
+            return String(format: "\n%@ (%@ %.1f%%)\n  ", clip.entry.id, clip.score.unit.rateName,
+                          clip.score.counts.rate * 100) + alignment.wordDiff + "\n"
+        }.joined()
     }
 
     /// Scores hypotheses read from a file; clips missing from it score as

@@ -41,6 +41,16 @@ import TestSupport
         #expect(output.contains("english"))
     }
 
+    @Test func diffsShowEachClipWithErrors() async throws {
+        let fixture = try makeFixture()
+        defer { try? FileManager.default.removeItem(at: fixture.folder) }
+        let (status, output, _) = await run([fixture.manifest.path, "--score", fixture.hypotheses.path, "--diffs"])
+        #expect(status == .success)
+        #expect(output.contains("\nc (CER 25.0%)\n  真 [-っ-] 昼 間\n"), "\(output)")
+        #expect(output.contains("\na (WER 20.0%)\n  mister smith went to {+the+} town\n"), "\(output)")
+        #expect(!output.contains("\nb ("))
+    }
+
     @Test func jsonOutput() async throws {
         let fixture = try makeFixture()
         defer { try? FileManager.default.removeItem(at: fixture.folder) }
