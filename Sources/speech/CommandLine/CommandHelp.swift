@@ -34,7 +34,7 @@ struct CommandHelp: Sendable {
         }
         lines += ["", "OPTIONS:"]
         lines += (commandOptions + [Self.helpOption]).map { spec in
-            let help = spec.kind == .flag && spec.name != "help" ? "\(spec.help) (--no-\(spec.name) to turn off)" : spec.help
+            let help = spec.isOnByDefault ? "\(spec.help) (default: on)" : spec.help
             return Self.entry(spec.synopsis, spec.kind == .repeatedValue ? "\(help) (repeatable)" : help)
         }
         if !subcommands.isEmpty {

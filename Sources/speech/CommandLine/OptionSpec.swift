@@ -21,10 +21,12 @@ struct OptionSpec: Sendable, Hashable {
     var valueName: String
     /// One line (or two) of help.
     var help: String
+    /// For a flag: whether it is on unless `--no-<name>` is given.
+    var isOnByDefault = false
 
     /// A flag: `--name` / `--no-name`.
-    static func flag(_ name: String, short: Character? = nil, help: String) -> OptionSpec {
-        OptionSpec(name: name, shortName: short, kind: .flag, valueName: "", help: help)
+    static func flag(_ name: String, short: Character? = nil, help: String, onByDefault: Bool = false) -> OptionSpec {
+        OptionSpec(name: name, shortName: short, kind: .flag, valueName: "", help: help, isOnByDefault: onByDefault)
     }
 
     /// An option taking one value.
@@ -41,7 +43,7 @@ struct OptionSpec: Sendable, Hashable {
     var synopsis: String {
         let long: String
         switch kind {
-        case .flag: long = "--\(name)"
+        case .flag: long = isOnByDefault ? "--[no-]\(name)" : "--\(name)"
         case .value, .repeatedValue: long = "--\(name) <\(valueName)>"
         }
         if let shortName { return "-\(shortName), \(long)" }

@@ -18,7 +18,7 @@ struct TranscribeCommand: SpeechCommand {
             .value("prompt", "text", help: "Text that comes before the audio: names, spelling, style."),
             .repeated("phrase", "phrase", help: "A phrase to bias recognition toward (e.g. a product name)."),
             DecodingArguments.threadsOption,
-            .flag("punctuation", help: "Keep punctuation in the transcript (default: on)."),
+            .flag("punctuation", help: "Keep punctuation in the transcript.", onByDefault: true),
         ],
         discussion: """
         EXAMPLES:

@@ -32,11 +32,12 @@ import Testing
         #expect(text.contains("ARGUMENTS:"))
         #expect(text.contains("<file>"))
         for option in ["--language <xx|auto>", "--model <name|path>", "--beam <N>", "--format <format>",
-                       "--words", "--prompt <text>", "--phrase <phrase>", "--threads <N>", "--punctuation"] {
+                       "--words", "--prompt <text>", "--phrase <phrase>", "--threads <N>"] {
             #expect(text.contains(option), "\(option)")
         }
         #expect(text.contains("(repeatable)"))
-        #expect(text.contains("--no-punctuation"))
+        #expect(text.contains("--[no-]punctuation"))
+        #expect(!text.contains("--[no-]words"))
     }
 
     @Test func groupsListSubcommands() {
