@@ -91,9 +91,11 @@ struct TranscriptionSession {
                                      firstID: firstSegmentID)
         history += pieces.flatMap(\.tokens)
         if !options.conditionOnPreviousText || result.temperature > 0.5 { historyResetIndex = history.count }
-        let alternatives = ([(result.tokens, result.averageLogProbability)] + result.alternatives).map {
-            Alternative(text: finalText(model.tokenizer.decode($0.0.filter { $0 < model.tokenizer.specialTokens.endOfText })),
-                        score: $0.1)
+        // Beams that differ only in timestamps read the same: keep one of each text.
+        var seenTexts: Set<String> = []
+        let alternatives = ([(result.tokens, result.averageLogProbability)] + result.alternatives).compactMap { candidate in
+            let text = finalText(model.tokenizer.decode(candidate.0.filter { $0 < model.tokenizer.specialTokens.endOfText }))
+            return seenTexts.insert(text.trimmingCharacters(in: .whitespaces)).inserted ? Alternative(text: text, score: candidate.1) : nil
         }
         return WindowOutcome(segments: segments, seekFrames: split.seekFrames, alternatives: alternatives)
     }

@@ -17,8 +17,13 @@ struct StreamingPipeline {
     let accurate: Transcriber
     let fast: Transcriber
     let options: StreamingOptions
-    /// Trailing non-speech that ends an utterance.
+    /// Trailing non-speech that ends an utterance once the buffer holds
+    /// `shortUtteranceSeconds`; a shorter buffer waits for `longSilenceSeconds`,
+    /// so short phrases are decoded with the words around them (context makes
+    /// Whisper more accurate) unless the speaker really stopped.
     var endpointSilenceSeconds = 0.8
+    var shortUtteranceSeconds = 8.0
+    var longSilenceSeconds = 2.0
     /// Longest buffer before a partial commit (below the 30 s window).
     var bufferLimitSeconds = 24.0
     /// Audio kept before detected speech so onsets are not clipped.
@@ -118,7 +123,8 @@ struct StreamingPipeline {
             }
             return events
         }
-        if !detector.isSpeechActive && detector.trailingNonSpeechSeconds >= endpointSilenceSeconds {
+        let silence = detector.isSpeechActive ? 0 : detector.trailingNonSpeechSeconds
+        if silence >= longSilenceSeconds || (silence >= endpointSilenceSeconds && seconds(buffer.count) >= shortUtteranceSeconds) {
             events += try commit(all: true)
         } else if seconds(buffer.count) >= bufferLimitSeconds {
             events += try commit(all: false)
