@@ -1,11 +1,18 @@
 import Foundation
 import SpeechEngine
+import Testing
 
 /// The installed models, loaded once per test process and shared.
 ///
 /// Loading takes a second and a few hundred MB, so every full-model test uses
 /// these instances. Without installed models the error names the command to run.
 public enum Models {
+    /// Whether full-model tests run: `SPEECHCOMPAT_MODEL_TESTS=1`, set by
+    /// Scripts/test.sh for its release run. They take seconds per clip and
+    /// hundreds of MB, so the debug suite leaves them out.
+    public static let testsEnabled = ProcessInfo.processInfo.environment["SPEECHCOMPAT_MODEL_TESTS"] == "1"
+    public static let disabledReason: Comment = "full-model test: set SPEECHCOMPAT_MODEL_TESTS=1 (Scripts/test.sh runs them in release)"
+
     private static let cache = Cache()
 
     public static func transcriber(_ name: ModelName = .whisperBase) throws -> Transcriber {

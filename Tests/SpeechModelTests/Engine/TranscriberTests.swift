@@ -5,8 +5,8 @@ import TestSupport
 import Testing
 
 /// Golden-transcript tests: the real whisper-base model on real speech.
-@Suite("Transcriber (whisper-base)", .serialized)
-struct TranscriberTests {
+@Suite("Transcriber (whisper-base)", .serialized, .enabled(if: Models.testsEnabled, Models.disabledReason))
+struct TranscriberModelTests {
     static let jfkText = "And so my fellow Americans, ask not what your country can do for you, ask what you can do for your country."
     let jfk = Fixtures.corpusClip("audio/jfk/jfk_openai_whisper.wav")
     let scorer = TranscriptScorer()

@@ -5,8 +5,8 @@ import TestSupport
 import Testing
 
 /// The streaming recognizer on real speech through the real models.
-@Suite("StreamingRecognizer", .serialized)
-struct StreamingRecognizerTests {
+@Suite("StreamingRecognizer", .serialized, .enabled(if: Models.testsEnabled, Models.disabledReason))
+struct StreamingRecognizerModelTests {
     let scorer = TranscriptScorer()
 
     /// Feeds `samples` in `chunk`-sample pieces as fast as possible and collects every event.
