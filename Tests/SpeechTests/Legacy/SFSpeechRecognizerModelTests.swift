@@ -118,6 +118,34 @@ struct SFSpeechRecognizerModelTests {
     }
 }
 
+extension SFSpeechRecognizerModelTests {
+    /// Speech synthesized by espeak-ng (installed on these machines) into `folder`.
+    static func synthesize(_ text: String, into folder: URL) throws -> URL {
+        let url = folder.appendingPathComponent("speech.wav")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/espeak-ng")
+        process.arguments = ["-v", "en-us", "-s", "150", "-w", url.path, text]
+        try process.run()
+        process.waitUntilExit()
+        return url
+    }
+
+    @Test func contextualStringsChangeTheResult() async throws {
+        let folder = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = try Self.synthesize("Tomorrow the committee will meet with Zorblax Kettering to discuss the budget.",
+                                      into: folder)
+        let plain = try await ModelTestSupport.recognize(SFSpeechURLRecognitionRequest(url: url))
+            .bestTranscription.formattedString
+        let biasedRequest = SFSpeechURLRecognitionRequest(url: url)
+        biasedRequest.contextualStrings = ["Zorblax Kettering"]
+        let biased = try await ModelTestSupport.recognize(biasedRequest).bestTranscription.formattedString
+        #expect(!plain.contains("Zorblax"), "\(plain)")
+        #expect(biased.contains("Zorblax Kettering"), "\(biased)")
+        #expect(ModelTestSupport.words(biased).contains("committee"))
+    }
+}
+
 /// A delegate recording call names (model tests use the public API only).
 final class ModelTaskRecorder: NSObject, SFSpeechRecognitionTaskDelegate, @unchecked Sendable {
     private let lock = NSLock()
