@@ -8,41 +8,57 @@ struct CrossAttentionCache: Sendable {
 }
 
 /// Self-attention keys and values of the tokens decoded so far, one slot per
-/// sequence (beam). All sequences hold the same number of tokens.
+/// sequence (beam). All sequences hold the same number of tokens. Storage
+/// grows on demand (most windows need far fewer than 448 positions), which
+/// keeps five beams from reserving 55 MB up front.
 /// - Shape: per layer, `[sequenceCount, capacity, width]`.
 struct SelfAttentionCache: Sendable {
     let width: Int
-    let capacity: Int
+    let maximumCapacity: Int
+    private(set) var capacity: Int
     private(set) var sequenceCount: Int
     var keys: [[Float]]
     var values: [[Float]]
     /// Tokens cached per sequence.
     var length = 0
 
-    init(layerCount: Int, width: Int, capacity: Int, sequenceCount: Int) {
+    init(layerCount: Int, width: Int, capacity: Int, sequenceCount: Int, initialCapacity: Int = 64) {
         self.width = width
-        self.capacity = capacity
+        self.maximumCapacity = capacity
+        self.capacity = min(capacity, initialCapacity)
         self.sequenceCount = sequenceCount
-        let size = sequenceCount * capacity * width
+        let size = sequenceCount * self.capacity * width
         keys = Array(repeating: [Float](repeating: 0, count: size), count: layerCount)
         values = keys
     }
 
-    /// Offset of position `position` of sequence `sequence` in a layer's storage.
-    func offset(sequence: Int, position: Int) -> Int { (sequence * capacity + position) * width }
+    /// Makes room for `count` positions per sequence (doubling).
+    mutating func reserve(_ count: Int) {
+        guard count > capacity else { return }
+        precondition(count <= maximumCapacity, "decoder context overflow")
+        var newCapacity = capacity
+        while newCapacity < count { newCapacity *= 2 }
+        newCapacity = min(newCapacity, maximumCapacity)
+        relayout(sources: Array(0..<sequenceCount), capacity: newCapacity)
+    }
 
     /// Rebuilds the cache so that new sequence `i` continues old sequence
     /// `sources[i]` (beam search keeps, drops and duplicates beams).
     mutating func reorder(_ sources: [Int]) {
         guard sources != Array(0..<sequenceCount) else { return }
+        relayout(sources: sources, capacity: capacity)
+    }
+
+    private mutating func relayout(sources: [Int], capacity newCapacity: Int) {
         let used = length * width
-        let rowSize = capacity * width
+        let oldRow = capacity * width
+        let newRow = newCapacity * width
         func gather(_ storage: [Float]) -> [Float] {
-            var result = [Float](repeating: 0, count: sources.count * rowSize)
+            var result = [Float](repeating: 0, count: sources.count * newRow)
             storage.withUnsafeBufferPointer { from in
                 result.withUnsafeMutableBufferPointer { to in
                     for (i, source) in sources.enumerated() {
-                        (to.baseAddress! + i * rowSize).update(from: from.baseAddress! + source * rowSize, count: used)
+                        (to.baseAddress! + i * newRow).update(from: from.baseAddress! + source * oldRow, count: used)
                     }
                 }
             }
@@ -51,5 +67,6 @@ struct SelfAttentionCache: Sendable {
         keys = keys.map(gather)
         values = values.map(gather)
         sequenceCount = sources.count
+        capacity = newCapacity
     }
 }

@@ -61,6 +61,7 @@ struct TextDecoder: Sendable {
         precondition(sequenceCount == cache.sequenceCount && tokens.allSatisfy { $0.count == length },
                      "decoder batch shape mismatch")
         precondition(cache.length + length <= d.textContext, "decoder context overflow")
+        cache.reserve(cache.length + length)
         let rows = sequenceCount * length
         let start = cache.length
 

@@ -9,7 +9,12 @@ enum VectorMath {
     @inline(__always)
     static func exp(_ x: Vector) -> Vector {
         let clamped = x.clamped(lowerBound: Vector(repeating: -87.3), upperBound: Vector(repeating: 88.3))
-        let n = (clamped * 1.442695040888963).rounded(.toNearestOrEven)
+        // Round x·log2(e) to an integer n with the 1.5·2^23 trick: adding it
+        // leaves n in the low mantissa bits, so no float→int conversion is
+        // needed (Swift's generic SIMD conversions are slow).
+        let magic: Float = 12_582_912
+        let shifted = clamped * 1.442695040888963 + magic
+        let n = shifted - magic
         var r = clamped - n * 0.693359375
         r = r + n * 2.12194440e-4
         var p = Vector(repeating: 1.9875691500e-4)
@@ -19,8 +24,8 @@ enum VectorMath {
         p = p * r + 1.6666665459e-1
         p = p * r + 5.0000001201e-1
         p = p * r * r + r + 1
-        let bits = (SIMD8<Int32>(n) &+ 127) &<< 23
-        let scale = unsafeBitCast(bits, to: Vector.self)
+        let nBits = unsafeBitCast(shifted, to: SIMD8<UInt32>.self) &- 0x4B40_0000
+        let scale = unsafeBitCast((nBits &+ 127) &<< 23, to: Vector.self)
         // Inputs far below the range give exactly 0 (softmax masks use -inf).
         return (p * scale).replacing(with: 0, where: x .< -87.3)
     }

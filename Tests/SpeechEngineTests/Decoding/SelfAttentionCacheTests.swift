@@ -1,0 +1,45 @@
+@testable import SpeechEngine
+import Testing
+
+@Suite struct SelfAttentionCacheTests {
+    /// A cache whose every cached value encodes (sequence, position, channel).
+    func filledCache(sequences: Int, length: Int) -> SelfAttentionCache {
+        var cache = SelfAttentionCache(layerCount: 1, width: 2, capacity: 448, sequenceCount: sequences, initialCapacity: 4)
+        cache.reserve(length)
+        for s in 0..<sequences {
+            for p in 0..<length {
+                for c in 0..<2 {
+                    let offset = (s * cache.capacity + p) * 2 + c
+                    cache.keys[0][offset] = Float(s * 1000 + p * 10 + c)
+                    cache.values[0][offset] = -Float(s * 1000 + p * 10 + c)
+                }
+            }
+        }
+        cache.length = length
+        return cache
+    }
+
+    func key(_ cache: SelfAttentionCache, sequence: Int, position: Int, channel: Int) -> Float {
+        cache.keys[0][(sequence * cache.capacity + position) * 2 + channel]
+    }
+
+    @Test func reserveGrowsByDoublingAndKeepsTheContents() {
+        var cache = filledCache(sequences: 2, length: 3)
+        #expect(cache.capacity == 4)
+        cache.reserve(9)
+        #expect(cache.capacity == 16)
+        #expect(key(cache, sequence: 1, position: 2, channel: 1) == 1021)
+        cache.reserve(1000 - 600)
+        #expect(cache.capacity == 448)
+    }
+
+    @Test func reorderDuplicatesAndDropsBeams() {
+        var cache = filledCache(sequences: 3, length: 5)
+        cache.reorder([2, 2, 0])
+        #expect(cache.sequenceCount == 3)
+        #expect(key(cache, sequence: 0, position: 4, channel: 0) == 2040)
+        #expect(key(cache, sequence: 1, position: 4, channel: 0) == 2040)
+        #expect(key(cache, sequence: 2, position: 1, channel: 1) == 11)
+        #expect(cache.values[0][(1 * cache.capacity + 3) * 2] == -2030)
+    }
+}
