@@ -67,6 +67,40 @@ struct SFSpeechRecognizerModelTests {
         #expect(task.state == .completed)
     }
 
+    @Test func cancelAndFinishMidStreamOnTheRealEngine() async throws {
+        let clip = try ModelTestSupport.clip("2412-153948-0000")
+        let buffers = try ModelTestSupport.buffers(of: clip.url)
+        let recognizer = try #require(SFSpeechRecognizer(locale: Locale(identifier: "en-US")))
+        recognizer.queue = OperationQueue()
+
+        let cancelled = SFSpeechAudioBufferRecognitionRequest()
+        let cancelRecorder = ModelTaskRecorder()
+        let cancelTask = recognizer.recognitionTask(with: cancelled, delegate: cancelRecorder)
+        for buffer in buffers.prefix(buffers.count / 2) { cancelled.append(buffer) }
+        try await Task.sleep(nanoseconds: 500_000_000)
+        cancelTask.cancel()
+        #expect(await cancelRecorder.waitForCompletion(seconds: 60))
+        try await Task.sleep(nanoseconds: 300_000_000)
+        #expect(Array(cancelRecorder.calls.suffix(2)) == ["cancelled", "finishedSuccessfully(false)"])
+        #expect(!cancelRecorder.calls.contains("finalRecognition"))
+        #expect((cancelTask.error as NSError?)?.code == 301)
+        #expect(cancelTask.state == .completed && cancelTask.isCancelled)
+
+        let finished = SFSpeechAudioBufferRecognitionRequest()
+        let finishRecorder = ModelTaskRecorder()
+        let finishTask = recognizer.recognitionTask(with: finished, delegate: finishRecorder)
+        for buffer in buffers.prefix(buffers.count / 2) { finished.append(buffer) }
+        finishTask.finish()
+        for buffer in buffers.suffix(from: buffers.count / 2) { finished.append(buffer) }
+        #expect(await finishRecorder.waitForCompletion(seconds: 120))
+        #expect(finishRecorder.calls.last == "finishedSuccessfully(true)")
+        let text = try #require(finishRecorder.finalText)
+        // Only the first half was taken: about half the reference's words.
+        let spoken = ModelTestSupport.words(text).count, total = ModelTestSupport.words(clip.reference).count
+        #expect(spoken > total / 4 && spoken < total * 3 / 4, "\(text)")
+        #expect(finishTask.error == nil)
+    }
+
     @Test func silenceEndsWith1110() async throws {
         let format = AVAudioFormat(standardFormatWithSampleRate: 16_000, channels: 1)!
         let buffer = AVAudioPCMBuffer(pcmFormat: format, frameCapacity: 48_000)!

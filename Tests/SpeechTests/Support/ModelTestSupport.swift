@@ -13,6 +13,8 @@ enum ModelTestSupport {
 
     /// A corpus clip and its reference transcript.
     struct Clip {
+        var id = ""
+        var set = ""
         var url: URL
         var reference: String
         var durationSeconds: Double
@@ -24,9 +26,19 @@ enum ModelTestSupport {
         for line in manifest.split(separator: "\n") {
             let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
             guard fields.count >= 8, fields[0] == id else { continue }
-            return Clip(url: Fixtures.corpusClip(fields[4]), reference: fields[7], durationSeconds: Double(fields[3]) ?? 0)
+            return Clip(id: id, set: fields[1], url: Fixtures.corpusClip(fields[4]), reference: fields[7],
+                        durationSeconds: Double(fields[3]) ?? 0)
         }
         throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: id])
+    }
+
+    /// The ids of the clips in `sets`, in manifest order.
+    static func clipIDs(inSets sets: Set<String>) throws -> [String] {
+        let manifest = try String(contentsOf: Fixtures.corpusRoot.appendingPathComponent("manifest.tsv"), encoding: .utf8)
+        return manifest.split(separator: "\n").dropFirst().compactMap { line in
+            let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+            return fields.count >= 8 && sets.contains(fields[1]) ? fields[0] : nil
+        }
     }
 
     /// Lower-case words without punctuation.
@@ -39,8 +51,15 @@ enum ModelTestSupport {
 
     /// Word error rate of `hypothesis` against `reference` (after `words(_:)`).
     static func wordErrorRate(_ hypothesis: String, reference: String) -> Double {
+        let (edits, count) = wordEdits(hypothesis, reference: reference)
+        guard count > 0 else { return edits == 0 ? 0 : 1 }
+        return Double(edits) / Double(count)
+    }
+
+    /// Word-level edit distance and the reference's word count.
+    static func wordEdits(_ hypothesis: String, reference: String) -> (edits: Int, referenceWords: Int) {
         let hyp = words(hypothesis), ref = words(reference)
-        guard !ref.isEmpty else { return hyp.isEmpty ? 0 : 1 }
+        guard !ref.isEmpty else { return (hyp.count, 0) }
         var previous = Array(0...hyp.count)
         for (i, refWord) in ref.enumerated() {
             var current = [i + 1] + [Int](repeating: 0, count: hyp.count)
@@ -49,7 +68,7 @@ enum ModelTestSupport {
             }
             previous = current
         }
-        return Double(previous[hyp.count]) / Double(ref.count)
+        return (previous[hyp.count], ref.count)
     }
 
     /// The samples of a file as Float32 mono buffers of `frames` frames.
