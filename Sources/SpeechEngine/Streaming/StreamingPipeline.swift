@@ -26,6 +26,8 @@ struct StreamingPipeline {
     var longSilenceSeconds = 2.0
     /// Longest buffer before a partial commit (below the 30 s window).
     var bufferLimitSeconds = 24.0
+    /// Speech heard before the first volatile pass: enough for a word or two.
+    var firstVolatileDelaySeconds = 0.3
     /// Audio kept before detected speech so onsets are not clipped.
     var prerollSeconds = 0.6
     /// Committed text carried into the next pass's prompt (Whisper's
@@ -140,7 +142,11 @@ struct StreamingPipeline {
         var events: [StreamingEvent] = []
         for event in detected {
             guard case .speechStarted(let index) = event else { continue }
-            if !bufferHasSpeech { samplesAtLastVolatile = totalSamples }
+            // The first volatile pass comes `firstVolatileDelaySeconds` after onset, then one per interval.
+            if !bufferHasSpeech {
+                let early = max(0, options.volatileIntervalSeconds - firstVolatileDelaySeconds)
+                samplesAtLastVolatile = totalSamples - Int(early * Self.sampleRate)
+            }
             bufferHasSpeech = true
             if !speechReported {
                 speechReported = true
