@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import SpeechEngine
 import Testing
 import TestSupport
@@ -275,4 +276,82 @@ struct ModernEngineTests {
         let starts = collected.elements.flatMap { $0.text.runs.compactMap(\.audioTimeRange) }.map(\.start)
         #expect(starts == starts.sorted())
     }
+
+    @Test("live capture: input tap → AVAudioConverter into bestAvailableAudioFormat → analyzer (ALSA file microphone)")
+    func liveCapture() async throws {
+        let folder = try Fixtures.temporaryDirectory("modern-live")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // The clip as raw 16 kHz S16 for the ALSA `file` plugin (DESIGN.md).
+        let source = try AVAudioFile(forReading: Self.clip, commonFormat: .pcmFormatInt16, interleaved: false)
+        let clipFrames = Int(source.length)
+        let whole = try #require(AVAudioPCMBuffer(pcmFormat: source.processingFormat,
+                                                  frameCapacity: AVAudioFrameCount(clipFrames)))
+        try source.read(into: whole)
+        let raw = folder.appendingPathComponent("speech16k.s16")
+        try Data(bytes: try #require(whole.int16ChannelData)[0], count: clipFrames * 2).write(to: raw)
+        let configuration = folder.appendingPathComponent("testmic.conf")
+        try """
+        pcm.modernmic { type file slave.pcm "null" file "/dev/null" infile "\(raw.path)" format "raw" }
+        pcm.modernmicplug { type plug slave { pcm "modernmic" format S16_LE rate 16000 channels 1 } }
+        """.write(to: configuration, atomically: true, encoding: .utf8)
+        setenv("SPEECHCOMPAT_ALSA_DEVICE", "modernmicplug", 1)
+        setenv("SPEECHCOMPAT_ALSA_CONFIG", configuration.path, 1)
+        defer {
+            unsetenv("SPEECHCOMPAT_ALSA_DEVICE")
+            unsetenv("SPEECHCOMPAT_ALSA_CONFIG")
+        }
+
+        // Apple's live pattern (WWDC25 sample), unchanged.
+        let transcriber = SpeechTranscriber(locale: englishUS, preset: .progressiveTranscription)
+        let analyzerFormat = try #require(await SpeechAnalyzer.bestAvailableAudioFormat(compatibleWith: [transcriber]))
+        let (inputSequence, inputBuilder) = AsyncStream.makeStream(of: AnalyzerInput.self)
+        let analyzer = SpeechAnalyzer(inputSequence: inputSequence, modules: [transcriber])
+        let results = collect(transcriber.results)
+        let audioEngine = AVAudioEngine()
+        let inputNode = audioEngine.inputNode
+        let inputFormat = inputNode.outputFormat(forBus: 0)
+        let converter = try #require(AVAudioConverter(from: inputFormat, to: analyzerFormat))
+        let captured = FrameCounter()
+        inputNode.installTap(onBus: 0, bufferSize: 4_096, format: inputFormat) { buffer, _ in
+            let ratio = analyzerFormat.sampleRate / inputFormat.sampleRate
+            let capacity = AVAudioFrameCount((Double(buffer.frameLength) * ratio).rounded(.up)) + 16
+            guard let converted = AVAudioPCMBuffer(pcmFormat: analyzerFormat, frameCapacity: capacity) else { return }
+            var error: NSError?
+            var supplied = false
+            converter.convert(to: converted, error: &error) { _, status in
+                if supplied {
+                    status.pointee = .noDataNow
+                    return nil
+                }
+                supplied = true
+                status.pointee = .haveData
+                return buffer
+            }
+            guard error == nil, converted.frameLength > 0 else { return }
+            captured.add(Int(converted.frameLength))
+            inputBuilder.yield(AnalyzerInput(buffer: converted))
+        }
+        audioEngine.prepare()
+        try audioEngine.start()
+        let deadline = ContinuousClock.now.advanced(by: .seconds(20))
+        while captured.count < clipFrames - 4_096, ContinuousClock.now < deadline {
+            try await Task.sleep(nanoseconds: 100_000_000)
+        }
+        audioEngine.stop()
+        inputNode.removeTap(onBus: 0)
+        inputBuilder.finish()
+        try await analyzer.finalizeAndFinishThroughEndOfInput()
+        let collected = try #require(await value(of: results, within: 120))
+        #expect(collected.error == nil)
+        let finals = collected.elements.filter(\.isFinal).map { String($0.text.characters) }.joined()
+        #expect(words(finals).contains("forward"), "live transcript: \(finals)")
+        #expect(captured.count >= clipFrames - 4_096)
+    }
+}
+
+/// Frames captured by a tap, counted across threads.
+final class FrameCounter: Sendable {
+    private let value = Mutex(0)
+    func add(_ frames: Int) { value.withLock { $0 += frames } }
+    var count: Int { value.withLock { $0 } }
 }
