@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "AVFoundation", targets: ["AVFoundation"]),
         .library(name: "CoreMedia", targets: ["CoreMedia"]),
         .library(name: "SpeechMigration", targets: ["SpeechMigration"]),
+        .library(name: "SpeechMigrationTesting", targets: ["SpeechMigrationTesting"]),
         .library(name: "SpeechEngine", targets: ["SpeechEngine"]),
         .executable(name: "speech", targets: ["SpeechCLI"]),
     ],
@@ -50,6 +51,9 @@ let package = Package(
         .target(name: "SpeechMigration",
                 dependencies: ["Speech", "SpeechEvaluation"],
                 swiftSettings: swift6),
+        // XCTest and Swift Testing helpers: equivalence within bounds, golden replay.
+        .target(name: "SpeechMigrationTesting", dependencies: ["SpeechMigration"],
+                swiftSettings: swift6),
 
         // MARK: The `speech` command-line tool
         .executableTarget(name: "SpeechCLI",
@@ -74,6 +78,9 @@ let package = Package(
         .testTarget(name: "SpeechTests", dependencies: ["Speech", "TestSupport"],
                     swiftSettings: swift6),
         .testTarget(name: "speechCLITests", dependencies: ["SpeechCLI", "TestSupport"],
+                    swiftSettings: swift6),
+        .testTarget(name: "SpeechMigrationTests",
+                    dependencies: ["SpeechMigration", "SpeechMigrationTesting", "TestSupport"],
                     swiftSettings: swift6),
         // Full-model tests on real speech (run in release: see README).
         .testTarget(name: "SpeechModelTests",

@@ -1,0 +1,57 @@
+import Foundation
+
+/// An error from the migration tools: a code, a message that says what to
+/// do, and the underlying cause if there is one.
+public struct MigrationError: Error, CustomStringConvertible, Sendable {
+    /// What went wrong, broadly.
+    public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        /// The code's name.
+        public let rawValue: String
+        /// Creates a code from its name.
+        public init(rawValue: String) { self.rawValue = rawValue }
+        init(_ rawValue: String) { self.rawValue = rawValue }
+
+        /// A recognizer or transcriber could not be made for the locale.
+        public static let unsupportedLocale = Code("unsupportedLocale")
+        /// An audio file is missing or cannot be read.
+        public static let audioUnreadable = Code("audioUnreadable")
+        /// A recognition path failed (the face's error is `underlying`).
+        public static let recognitionFailed = Code("recognitionFailed")
+        /// An adapter could not map a value between the faces.
+        public static let adapterFailure = Code("adapterFailure")
+        /// A suite manifest or golden file is missing or malformed.
+        public static let invalidSuite = Code("invalidSuite")
+        /// A report could not be written.
+        public static let outputFailed = Code("outputFailed")
+        /// An adapter was used out of order (for example audio after `endAudio()`).
+        public static let misuse = Code("misuse")
+
+        /// The code's name.
+        public var description: String { rawValue }
+    }
+
+    /// What went wrong.
+    public var code: Code
+    /// What happened and how to fix it.
+    public var message: String
+    /// The error that caused this one.
+    public var underlying: (any Error)?
+
+    /// Creates an error.
+    public init(_ code: Code, _ message: String, underlying: (any Error)? = nil) {
+        self.code = code
+        self.message = message
+        self.underlying = underlying
+    }
+
+    /// The message, with the underlying error when there is one.
+    public var description: String {
+        guard let underlying else { return message }
+        return "\(message) (\(String(describing: underlying)))"
+    }
+}
+
+extension MigrationError: LocalizedError {
+    /// The description, for `localizedDescription`.
+    public var errorDescription: String? { description }
+}
