@@ -113,3 +113,27 @@ enum ModelTestSupport {
         }
     }
 }
+
+extension ModelTestSupport {
+    /// An ALSA `file`-plugin microphone playing `clip` (DESIGN.md "A microphone
+    /// without a sound card"), selected for `AVAudioEngine()` through
+    /// `SPEECHCOMPAT_ALSA_DEVICE` / `SPEECHCOMPAT_ALSA_CONFIG`.
+    /// - Returns: the folder to remove afterwards.
+    static func installFileMicrophone(playing clip: URL) throws -> URL {
+        let folder = try Fixtures.temporaryDirectory("speechcompat-mic")
+        let raw = folder.appendingPathComponent("speech16k.s16")
+        let sox = Process()
+        sox.executableURL = URL(fileURLWithPath: "/usr/bin/sox")
+        sox.arguments = [clip.path, "-t", "raw", "-e", "signed-integer", "-b", "16", "-c", "1", "-r", "16000", raw.path]
+        try sox.run()
+        sox.waitUntilExit()
+        let configuration = folder.appendingPathComponent("testmic.conf")
+        try """
+        pcm.testmic { type file slave.pcm "null" file "/dev/null" infile "\(raw.path)" format "raw" }
+        pcm.testmicplug { type plug slave { pcm "testmic" format S16_LE rate 16000 channels 1 } }
+        """.write(to: configuration, atomically: true, encoding: .utf8)
+        setenv("SPEECHCOMPAT_ALSA_DEVICE", "testmicplug", 1)
+        setenv("SPEECHCOMPAT_ALSA_CONFIG", configuration.path, 1)
+        return folder
+    }
+}
