@@ -13,7 +13,8 @@ public struct OutcomeEquivalence: Sendable, Hashable, Codable {
     /// The largest allowed difference in seconds between the starts (and the
     /// ends) of aligned matching words; nil skips timing checks.
     public var timingToleranceSeconds: Double?
-    /// Whether the event orders must be identical.
+    /// Whether the event orders and errors must be identical (same path,
+    /// e.g. against a golden); across faces the vocabularies differ.
     public var requiresSameEvents: Bool
 
     /// Creates the bounds.
@@ -45,7 +46,7 @@ public struct OutcomeEquivalence: Sendable, Hashable, Codable {
             failures.append("event order differs: expected \(expected.events.joined(separator: " → ")), got "
                             + actual.events.joined(separator: " → "))
         }
-        if expected.error != actual.error {
+        if requiresSameEvents, expected.error != actual.error {
             failures.append("error differs: expected \(expected.error ?? "none"), got \(actual.error ?? "none")")
         }
         return failures

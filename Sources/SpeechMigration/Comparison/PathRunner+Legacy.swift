@@ -1,0 +1,95 @@
+import Foundation
+import Speech
+
+extension PathRunner {
+    /// The legacy face with a delegate, recording the delegate calls.
+    func runLegacy(_ url: URL) async throws -> RecognitionOutcome {
+        guard let recognizer = SFSpeechRecognizer(locale: locale) else {
+            throw MigrationError(.unsupportedLocale, "SFSpeechRecognizer does not support \(locale.identifier).")
+        }
+        recognizer.queue = OperationQueue()
+        let request = SFSpeechURLRecognitionRequest(url: url)
+        configure(request)
+        let recorder = LegacyDelegateRecorder()
+        let (result, error) = await recorder.run { recognizer.recognitionTask(with: request, delegate: recorder) }
+        return Self.outcome(.legacy, result: result, events: recorder.events, error: error)
+    }
+
+    /// The legacy-over-modern adapter with a delegate.
+    func runLegacyOverModern(_ url: URL) async throws -> RecognitionOutcome {
+        guard let recognizer = ModernBackedSpeechRecognizer(locale: locale) else {
+            throw MigrationError(.unsupportedLocale, "No recognizer for \(locale.identifier).")
+        }
+        recognizer.queue = OperationQueue()
+        let request = ModernBackedURLRecognitionRequest(url: url)
+        request.addsPunctuation = addsPunctuation
+        request.contextualStrings = contextualStrings
+        request.shouldReportPartialResults = reportsPartialResults
+        let recorder = LegacyDelegateRecorder()
+        let (result, error) = await recorder.run { recognizer.recognitionTask(with: request, delegate: recorder) }
+        return Self.outcome(.legacyOverModern, result: result, events: recorder.events, error: error)
+    }
+}
+
+/// Records the delegate calls of a legacy-shaped task (the face's own or the
+/// adapter's) and waits for the end.
+final class LegacyDelegateRecorder: NSObject, SFSpeechRecognitionTaskDelegate, ModernBackedRecognitionTaskDelegate,
+    @unchecked Sendable {
+    // @unchecked: delegate calls arrive serially; read after the end.
+    private(set) var events: [String] = []
+    private var result: SFSpeechRecognitionResult?
+    private var continuation: CheckedContinuation<(SFSpeechRecognitionResult?, (any Error)?), Never>?
+    private var errorSource: () -> (any Error)? = { nil }
+    private let lock = NSLock()
+
+    /// Starts the task with `start` and waits for `didFinishSuccessfully`.
+    func run<Task: AnyObject>(_ start: () -> Task) async -> (SFSpeechRecognitionResult?, (any Error)?) {
+        await withCheckedContinuation { continuation in
+            lock.withLock { self.continuation = continuation }
+            let task = start()
+            errorSource = { [weak task] in
+                (task as? SFSpeechRecognitionTask)?.error ?? (task as? ModernBackedRecognitionTask)?.error
+            }
+        }
+    }
+
+    private func record(_ event: String) { lock.withLock { events.append(event) } }
+
+    private func end(successfully: Bool) {
+        record(successfully ? "finishedSuccessfully" : "finishedUnsuccessfully")
+        let waiting = lock.withLock { () -> CheckedContinuation<(SFSpeechRecognitionResult?, (any Error)?), Never>? in
+            defer { continuation = nil }
+            return continuation
+        }
+        waiting?.resume(returning: (result, successfully ? nil : errorSource()))
+    }
+
+    func speechRecognitionDidDetectSpeech(_ task: SFSpeechRecognitionTask) { record("detectedSpeech") }
+    func speechRecognitionTask(_ task: SFSpeechRecognitionTask, didHypothesizeTranscription transcription: SFTranscription) {
+        record("hypothesis")
+    }
+    func speechRecognitionTask(_ task: SFSpeechRecognitionTask, didFinishRecognition recognitionResult: SFSpeechRecognitionResult) {
+        result = recognitionResult
+        record("finalResult")
+    }
+    func speechRecognitionTaskFinishedReadingAudio(_ task: SFSpeechRecognitionTask) { record("finishedReadingAudio") }
+    func speechRecognitionTaskWasCancelled(_ task: SFSpeechRecognitionTask) { record("cancelled") }
+    func speechRecognitionTask(_ task: SFSpeechRecognitionTask, didFinishSuccessfully successfully: Bool) {
+        end(successfully: successfully)
+    }
+
+    func speechRecognitionDidDetectSpeech(_ task: ModernBackedRecognitionTask) { record("detectedSpeech") }
+    func speechRecognitionTask(_ task: ModernBackedRecognitionTask, didHypothesizeTranscription transcription: SFTranscription) {
+        record("hypothesis")
+    }
+    func speechRecognitionTask(_ task: ModernBackedRecognitionTask,
+                               didFinishRecognition recognitionResult: SFSpeechRecognitionResult) {
+        result = recognitionResult
+        record("finalResult")
+    }
+    func speechRecognitionTaskFinishedReadingAudio(_ task: ModernBackedRecognitionTask) { record("finishedReadingAudio") }
+    func speechRecognitionTaskWasCancelled(_ task: ModernBackedRecognitionTask) { record("cancelled") }
+    func speechRecognitionTask(_ task: ModernBackedRecognitionTask, didFinishSuccessfully successfully: Bool) {
+        end(successfully: successfully)
+    }
+}

@@ -1,0 +1,80 @@
+import AVFoundation
+import Foundation
+import Speech
+
+/// Runs one audio file through a recognition path and returns its outcome:
+/// the legacy face, the modern face, or either adapter, all with the same
+/// settings so that their outcomes can be compared.
+///
+/// - Legacy: `SFSpeechRecognizer` + `SFSpeechURLRecognitionRequest` with a
+///   delegate, `requiresOnDeviceRecognition = true` (no one-minute limit:
+///   comparisons cover whole files).
+/// - Modern: `SpeechAnalyzer` + `SpeechTranscriber` over the file, with time
+///   range and confidence attributes, finalized through the end of the file.
+/// - Legacy over modern: `ModernBackedSpeechRecognizer` with a delegate.
+/// - Modern over legacy: `LegacyBackedTranscriber`'s results.
+///
+/// Recognition errors (no speech, a failed analysis) are part of the
+/// outcome (`error`), not thrown, so a suite can expect them.
+public struct PathRunner: Sendable {
+    /// The locale every path recognizes.
+    public var locale: Locale
+    /// Whether transcripts keep punctuation (legacy `addsPunctuation`;
+    /// removed from modern text when false). Default false.
+    public var addsPunctuation: Bool
+    /// Phrases to favour (legacy `contextualStrings`, modern `AnalysisContext`).
+    public var contextualStrings: [String]
+    /// Whether partial / volatile results are asked for (they show in `events`).
+    public var reportsPartialResults: Bool
+
+    /// Creates a runner.
+    public init(locale: Locale = Locale(identifier: "en-US"), addsPunctuation: Bool = false,
+                contextualStrings: [String] = [], reportsPartialResults: Bool = true) {
+        self.locale = locale
+        self.addsPunctuation = addsPunctuation
+        self.contextualStrings = contextualStrings
+        self.reportsPartialResults = reportsPartialResults
+    }
+
+    /// Recognizes `url` through `path`.
+    /// - Throws: `MigrationError` (`.audioUnreadable`) when the file does not
+    ///   exist, `.unsupportedLocale` when no recognizer serves the locale.
+    public func run(_ path: RecognitionPath, on url: URL) async throws -> RecognitionOutcome {
+        guard FileManager.default.isReadableFile(atPath: url.path) else {
+            throw MigrationError(.audioUnreadable, "The audio file \(url.path) does not exist or cannot be read.")
+        }
+        switch path {
+        case .legacy: return try await runLegacy(url)
+        case .modern: return try await runModern(url)
+        case .legacyOverModern: return try await runLegacyOverModern(url)
+        case .modernOverLegacy: return try await runModernOverLegacy(url)
+        }
+    }
+
+    /// The request settings shared by the legacy paths.
+    func configure(_ request: SFSpeechRecognitionRequest) {
+        request.requiresOnDeviceRecognition = true
+        request.addsPunctuation = addsPunctuation
+        request.contextualStrings = contextualStrings
+        request.shouldReportPartialResults = reportsPartialResults
+    }
+
+    /// An error as `domain code` (what golden files record).
+    static func describe(_ error: any Error) -> String {
+        let nsError = error as NSError
+        return "\(nsError.domain) \(nsError.code)"
+    }
+
+    /// An outcome from a legacy final result.
+    static func outcome(_ path: RecognitionPath, result: SFSpeechRecognitionResult?, events: [String],
+                        error: (any Error)?) -> RecognitionOutcome {
+        let best = result?.bestTranscription
+        let words = best?.segments.map {
+            TimedWord(text: $0.substring, startSeconds: $0.timestamp, durationSeconds: $0.duration,
+                      confidence: Double($0.confidence))
+        } ?? []
+        return RecognitionOutcome(path: path, transcript: best?.formattedString ?? "", words: words,
+                                  alternatives: result?.transcriptions.dropFirst().map(\.formattedString) ?? [],
+                                  events: events, error: error.map(describe))
+    }
+}
