@@ -27,10 +27,13 @@ enum LocaleMapping {
             .sorted { $0.isMultilingual && !$1.isMultilingual }
     }
 
-    /// Whether a model that decodes `locale` is installed in `store`.
+    /// Whether recognition of `locale` can run with the models in `store`:
+    /// the language is a Whisper language and whisper-base, which the engine
+    /// session always finalizes with, is installed (whisper-tiny.en only
+    /// speeds up English partial results).
     static func isInstalled(_ locale: Locale, in store: AssetStore) -> Bool {
-        guard let language = whisperLanguage(for: locale, among: whisperLanguages) else { return false }
-        return models(forLanguage: language).contains { store.isInstalled($0) }
+        guard whisperLanguage(for: locale, among: whisperLanguages) != nil else { return false }
+        return store.isInstalled(.whisperBase)
     }
 
     /// The Whisper code of a locale's language, if `languages` holds it.

@@ -1,4 +1,6 @@
 import Foundation
+import SpeechEngine
+import TestSupport
 import Testing
 @testable import Speech
 
@@ -49,5 +51,14 @@ import Testing
     @Test func modelsServingALanguage() {
         #expect(Set(LocaleMapping.models(forLanguage: "en")) == [.whisperBase, .whisperTinyEn])
         #expect(LocaleMapping.models(forLanguage: "fr") == [.whisperBase])
+    }
+}
+
+extension LocaleMappingTests {
+    @Test func availabilityNeedsWhisperBaseInTheStore() throws {
+        let empty = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: empty) }
+        #expect(!LocaleMapping.isInstalled(Locale(identifier: "en-US"), in: AssetStore(root: empty)))
+        #expect(!LocaleMapping.isInstalled(Locale(identifier: "tlh"), in: AssetStore.default))
     }
 }
