@@ -1,0 +1,107 @@
+import Foundation
+
+/// A migration test suite: a folder with a `suite.json` manifest listing
+/// audio files and what each must produce, plus recorded goldens under
+/// `goldens/`.
+///
+/// ```json
+/// {
+///   "name": "corpus-smoke",
+///   "locale": "en-US",
+///   "paths": ["legacy", "modern"],
+///   "crossPathMaximumWordErrorRate": 0.1,
+///   "cases": [
+///     { "id": "goforward", "audio": "corpus:audio/pocketsphinx/ps_goforward.wav",
+///       "reference": "go forward ten meters", "maximumWordErrorRate": 0.25 },
+///     { "id": "jfk", "audio": "clips/jfk.wav", "golden": true }
+///   ]
+/// }
+/// ```
+/// - `audio` is relative to the suite folder, absolute, or `corpus:PATH`:
+///   relative to the shared corpus (`SPEECHCOMPAT_CORPUS`, else the first
+///   `shared/corpus` found beside the suite folder or one of its parents).
+/// - `reference` + `maximumWordErrorRate` (default 0.2): each path's WER
+///   against the reference text must stay within the bound.
+/// - `golden: true`: each path's outcome must match
+///   `goldens/<id>.<path>.json` (recorded with `speech record-golden`):
+///   same words, word times within `timingToleranceSeconds` (default
+///   0.05), same event order and error.
+/// - With two or more paths, each path's WER against the first must stay
+///   within `crossPathMaximumWordErrorRate` (default 0.15; per case too).
+public struct MigrationSuite: Sendable, Hashable, Codable {
+    /// The suite's name (JUnit testsuite name).
+    public var name: String
+    /// The locale of every case (BCP-47); default en-US.
+    public var locale: String?
+    /// Whether transcripts keep punctuation; default false.
+    public var addsPunctuation: Bool?
+    /// The paths every case runs, first is the baseline; default legacy, modern.
+    public var paths: [RecognitionPath]?
+    /// The default cross-path WER bound.
+    public var crossPathMaximumWordErrorRate: Double?
+    /// The cases, run in order.
+    public var cases: [SuiteCase]
+    /// The suite folder (set when loaded, not part of the manifest).
+    public var folder: URL?
+
+    private enum CodingKeys: String, CodingKey {
+        case name, locale, addsPunctuation, paths, crossPathMaximumWordErrorRate, cases
+    }
+
+    /// Creates a suite in memory.
+    public init(name: String, folder: URL, locale: String? = nil, paths: [RecognitionPath]? = nil,
+                crossPathMaximumWordErrorRate: Double? = nil, cases: [SuiteCase]) {
+        self.name = name
+        self.folder = folder
+        self.locale = locale
+        self.paths = paths
+        self.crossPathMaximumWordErrorRate = crossPathMaximumWordErrorRate
+        self.cases = cases
+    }
+
+    /// Loads `suite.json` from a suite folder (or the manifest file itself).
+    /// - Throws: `MigrationError` (`.invalidSuite`) naming the problem.
+    public init(contentsOf url: URL) throws {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) else {
+            throw MigrationError(.invalidSuite, "No suite at \(url.path): give a folder holding suite.json.")
+        }
+        let manifest = isFolder.boolValue ? url.appendingPathComponent("suite.json") : url
+        let data: Data
+        do {
+            data = try Data(contentsOf: manifest)
+        } catch {
+            throw MigrationError(.invalidSuite, "The suite manifest \(manifest.path) cannot be read.", underlying: error)
+        }
+        do {
+            self = try JSONDecoder().decode(MigrationSuite.self, from: data)
+        } catch {
+            throw MigrationError(.invalidSuite, "The suite manifest \(manifest.path) is malformed: \(error)")
+        }
+        folder = manifest.deletingLastPathComponent()
+        try validate(manifest: manifest)
+    }
+
+    /// The paths to run, baseline first.
+    public var effectivePaths: [RecognitionPath] { (paths?.isEmpty ?? true) ? [.legacy, .modern] : paths! }
+
+    /// The golden file of a case for a path.
+    public func goldenURL(caseID: String, path: RecognitionPath) -> URL {
+        (folder ?? URL(fileURLWithPath: ".")).appendingPathComponent("goldens")
+            .appendingPathComponent("\(caseID).\(path.rawValue).json")
+    }
+
+    private func validate(manifest: URL) throws {
+        guard !cases.isEmpty else { throw MigrationError(.invalidSuite, "\(manifest.path) lists no cases.") }
+        var seen = Set<String>()
+        for item in cases {
+            guard seen.insert(item.id).inserted else {
+                throw MigrationError(.invalidSuite, "\(manifest.path): case id '\(item.id)' appears twice.")
+            }
+            guard item.reference != nil || item.golden == true || effectivePaths.count > 1 else {
+                throw MigrationError(.invalidSuite, "\(manifest.path): case '\(item.id)' has no expectation: give "
+                                     + "a reference, golden: true, or two paths to compare.")
+            }
+        }
+    }
+}
