@@ -14,3 +14,10 @@ enum OutcomeFixtures {
         return RecognitionOutcome(path: path, transcript: text, words: words, events: events, error: error)
     }
 }
+
+extension OutcomeFixtures {
+    /// A reference text as an outcome (no times), to compare transcripts with.
+    static func reference(_ text: String) -> RecognitionOutcome {
+        RecognitionOutcome(path: .legacy, transcript: text, words: [], events: [])
+    }
+}

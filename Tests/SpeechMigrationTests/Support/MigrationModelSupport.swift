@@ -1,0 +1,40 @@
+import AVFoundation
+import Foundation
+import TestSupport
+
+/// Switches and helpers for the tests that run the real engine.
+///
+/// They need whisper-base installed and take seconds per clip even in
+/// release builds, so they run only with `SPEECHCOMPAT_MODEL_TESTS=1`:
+/// `SPEECHCOMPAT_MODEL_TESTS=1 swift test -c release -Xswiftc -enable-testing --filter SpeechMigrationTests`.
+enum MigrationModelSupport {
+    /// Whether the real-model tests are switched on.
+    static let enabled = ProcessInfo.processInfo.environment["SPEECHCOMPAT_MODEL_TESTS"] == "1"
+
+    /// A short clip: "go forward ten meters" (2.8 s).
+    static let goForward = Fixtures.corpusClip("audio/pocketsphinx/ps_goforward.wav")
+
+    /// A file's audio as buffers of `frames` frames in its processing format.
+    static func buffers(of url: URL, frames: AVAudioFrameCount = 4_096) throws -> [AVAudioPCMBuffer] {
+        let file = try AVAudioFile(forReading: url)
+        var buffers: [AVAudioPCMBuffer] = []
+        while file.framePosition < file.length {
+            guard let buffer = AVAudioPCMBuffer(pcmFormat: file.processingFormat, frameCapacity: frames) else { break }
+            try file.read(into: buffer)
+            if buffer.frameLength == 0 { break }
+            buffers.append(buffer)
+        }
+        return buffers
+    }
+
+    /// Writes the clips one after another into a WAV file in `folder`.
+    static func concatenate(_ clips: [URL], into folder: URL) throws -> URL {
+        let url = folder.appendingPathComponent("long.wav")
+        let format = AVAudioFormat(standardFormatWithSampleRate: 16_000, channels: 1)!
+        let output = try AVAudioFile(forWriting: url, settings: format.settings)
+        for clip in clips {
+            for buffer in try buffers(of: clip) { try output.write(from: buffer) }
+        }
+        return url
+    }
+}
