@@ -66,6 +66,16 @@ let package = Package(
         .executableTarget(name: "AudioRecorder", dependencies: ["AVFoundation"],
                           path: "Samples/AudioRecorder", swiftSettings: swift6),
 
+        // MARK: Migration guide examples (each: a before and an after half, run by SpeechMigrationTests)
+        .executableTarget(name: "GuideRecognizerToAnalyzer", dependencies: ["Speech"],
+                          path: "MigrationGuide/Examples/RecognizerToAnalyzer", swiftSettings: swift6),
+        .executableTarget(name: "GuidePartialToVolatile", dependencies: ["Speech"],
+                          path: "MigrationGuide/Examples/PartialToVolatile", swiftSettings: swift6),
+        .executableTarget(name: "GuideAuthorizationToAssets", dependencies: ["Speech"],
+                          path: "MigrationGuide/Examples/AuthorizationToAssets", swiftSettings: swift6),
+        .executableTarget(name: "GuideOneMinuteToLongForm", dependencies: ["Speech", "SpeechMigration"],
+                          path: "MigrationGuide/Examples/OneMinuteToLongForm", swiftSettings: swift6),
+
         // MARK: Tests
         // Shared fixtures: corpus paths, model location, synthesized audio.
         .target(name: "TestSupport", dependencies: ["SpeechEngine"], path: "Tests/TestSupport",
@@ -75,14 +85,16 @@ let package = Package(
                     swiftSettings: swift6),
         .testTarget(name: "SpeechEvaluationTests", dependencies: ["SpeechEvaluation"],
                     swiftSettings: swift6),
-        .testTarget(name: "CompatTests", dependencies: ["AVFoundation", "CoreMedia", "AudioRecorder"],
+        .testTarget(name: "CompatTests", dependencies: ["AVFoundation", "AVFAudio", "CoreMedia", "AudioRecorder"],
                     swiftSettings: swift6),
         .testTarget(name: "SpeechTests", dependencies: ["Speech", "TestSupport"],
                     swiftSettings: swift6),
         .testTarget(name: "speechCLITests", dependencies: ["SpeechCLI", "TestSupport"],
                     swiftSettings: swift6),
         .testTarget(name: "SpeechMigrationTests",
-                    dependencies: ["SpeechMigration", "SpeechMigrationTesting", "TestSupport"],
+                    dependencies: ["SpeechMigration", "SpeechMigrationTesting", "TestSupport",
+                                   "GuideRecognizerToAnalyzer", "GuidePartialToVolatile", "GuideAuthorizationToAssets",
+                                   "GuideOneMinuteToLongForm"],
                     swiftSettings: swift6),
         // Full-model tests on real speech (run in release: see README).
         .testTarget(name: "SpeechModelTests",
