@@ -26,7 +26,9 @@ extension SFSpeechRecognitionTask {
             fail(error)
             return
         }
-        Task.detached(priority: .userInitiated) { [self] in
+        // Creating a session may load a model (seconds): keep it off both the
+        // caller's thread and Swift concurrency's small cooperative pool.
+        DispatchQueue.global(qos: .userInitiated).async { [self] in
             do {
                 sessionReady(try factory.session(for: locale, options: options))
             } catch {
