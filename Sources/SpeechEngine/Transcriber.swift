@@ -30,13 +30,16 @@ public final class Transcriber: Sendable {
     /// decoded with temperature fallback, its tokens split into segments.
     /// - Parameter progress: called with the fraction of audio done, in [0, 1].
     /// - Throws: `EngineError(.unsupportedLanguage)`, `EngineError(.cancelled)` when the calling task is cancelled.
+    /// - Parameter clock: accumulates time per stage when given.
     public func transcribe(samples: [Float], options: TranscriptionOptions = TranscriptionOptions(),
-                           progress: (@Sendable (Double) -> Void)? = nil) throws -> Transcript {
+                           progress: (@Sendable (Double) -> Void)? = nil, clock: StageClock? = nil) throws -> Transcript {
         try Self.validate(options)
-        var session = try TranscriptionSession(model: model, options: options)
+        var session = try TranscriptionSession(model: model, options: options, clock: clock)
         let frames = LogMelSpectrogram.windowFrameCount
-        let mel = LogMelSpectrogram(melCount: model.dimensions.melCount)
-            .compute(samples, paddingSamples: LogMelSpectrogram.windowSampleCount)
+        let mel = clock.measure(.melSpectrogram) {
+            LogMelSpectrogram(melCount: model.dimensions.melCount)
+                .compute(samples, paddingSamples: LogMelSpectrogram.windowSampleCount)
+        }
         let contentFrames = mel.frameCount - frames
         // Windows without speech are not decoded at all: Whisper invents text
         // ("Thanks for watching!") over silence and noise more often than its

@@ -22,9 +22,12 @@ struct TranscriptionSession {
         var alternatives: [Alternative]
     }
 
-    init(model: WhisperModel, options: TranscriptionOptions) throws {
+    private let clock: StageClock?
+
+    init(model: WhisperModel, options: TranscriptionOptions, clock: StageClock? = nil) throws {
         self.model = model
         self.options = options
+        self.clock = clock
         threadCount = options.threadCount ?? BLASThreads.defaultCount
         decoderThreadCount = ProcessInfo.processInfo.environment["SPEECHCOMPAT_DECODER_THREADS"].flatMap(Int.init) ?? 1
         let tokenizer = model.tokenizer
@@ -60,14 +63,16 @@ struct TranscriptionSession {
     mutating func decodeWindow(_ window: [Float], frameCount: Int, realFrames: Int, offsetSeconds: Double,
                                firstSegmentID: Int) throws -> WindowOutcome {
         BLASThreads.use(threadCount)
-        let features = model.encoder.encode(window, frameCount: frameCount)
-        let cross = model.decoder.crossAttentionCache(features: features, positionCount: frameCount / 2)
+        let cross = clock.measure(.encoder) {
+            let features = model.encoder.encode(window, frameCount: frameCount)
+            return model.decoder.crossAttentionCache(features: features, positionCount: frameCount / 2)
+        }
         // Decoder steps are GEMVs over a few rows separated by scalar work: extra
         // OpenBLAS threads would mostly spin between them.
         BLASThreads.use(decoderThreadCount)
         if language == nil { detectLanguage(cross) }
         let startOfTranscript = startOfTranscriptSequence()
-        let result = decodeWithFallback(cross: cross, startOfTranscript: startOfTranscript)
+        let result = clock.measure(.decoder) { decodeWithFallback(cross: cross, startOfTranscript: startOfTranscript) }
 
         if let noSpeechThreshold = options.noSpeechThreshold, result.noSpeechProbability > noSpeechThreshold,
            options.logProbThreshold.map({ result.averageLogProbability < $0 }) ?? true {
@@ -84,8 +89,8 @@ struct TranscriptionSession {
 
         var words: [WordAlignment.AlignedWord] = []
         if options.wordTimestamps {
-            words = WordAlignment(model: model).align(textTokens: pieces.flatMap(\.tokens), startOfTranscript: startOfTranscript,
-                                                      cross: cross, frameCount: realFrames, language: language ?? "en")
+            words = clock.measure(.wordAlignment) { WordAlignment(model: model).align(textTokens: pieces.flatMap(\.tokens), startOfTranscript: startOfTranscript,
+                                                      cross: cross, frameCount: realFrames, language: language ?? "en") }
         }
         let segments = buildSegments(pieces, words: words, result: result, offsetSeconds: offsetSeconds,
                                      firstID: firstSegmentID)
