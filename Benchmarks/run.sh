@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Reproduces every figure in Benchmarks/RESULTS.md: accuracy and speed of
+# SpeechCompat against faster-whisper (same weights, same audio, same run),
+# and the streaming recognizer's latency. Writes raw outputs to Benchmarks/.work/.
+# Takes about 20 minutes on a quiet 2-core machine.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+Scripts/setup.sh
+python3 -c "import faster_whisper" 2>/dev/null || python3 -m pip install -q faster-whisper
+export OPENBLAS_NUM_THREADS=2
+out=Benchmarks/.work
+mkdir -p "$out"
+speech=.build/release/speech
+corpus=../shared/corpus
+
+# Accuracy: both engines' hypotheses scored by the same scorer.
+$speech eval $corpus/manifest.tsv --hypotheses $out/speechcompat.tsv > $out/speechcompat-wer.txt
+python3 Benchmarks/faster_whisper/eval.py $corpus/manifest.tsv $out/faster-whisper.tsv
+$speech eval $corpus/manifest.tsv --score $out/faster-whisper.tsv > $out/faster-whisper-wer.txt
+
+# Speed: a 2-minute English recording, alternating engines, min of 3 each.
+sox $(ls $corpus/audio/librispeech-dev-clean/*.wav $corpus/audio/ljspeech/*.wav) $out/long-en.wav
+python3 Benchmarks/faster_whisper/speed_compare.py $out/long-en.wav --speech $speech --beam 1 --beam 5 --rounds 3 \
+    > $out/speed.txt
+
+# Streaming: a 10 s utterance in real time, and the English dev concatenation as fast as possible.
+$speech bench --stream $corpus/audio/librispeech-dev-clean/2412-153948-0000.wav --realtime > $out/stream-realtime.txt
+$speech bench --stream $out/long-en.wav --fast > $out/stream-fast.txt
+tail -n +1 $out/*.txt
