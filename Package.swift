@@ -66,6 +66,24 @@ let package = Package(
         .executableTarget(name: "AudioRecorder", dependencies: ["AVFoundation"],
                           path: "Samples/AudioRecorder", swiftSettings: swift6),
 
+        // Each face's main patterns (Samples/README.md); run on corpus audio by SpeechMigrationTests.
+        .executableTarget(name: "FileTranscription", dependencies: ["Speech"], path: "Samples/FileTranscription",
+                          swiftSettings: swift6),
+        .executableTarget(name: "LiveMicrophone", dependencies: ["Speech"], path: "Samples/LiveMicrophone",
+                          swiftSettings: swift6),
+        .executableTarget(name: "DelegateRecognition", dependencies: ["Speech"], path: "Samples/DelegateRecognition",
+                          swiftSettings: swift6),
+        .executableTarget(name: "AlternativesAndConfidence", dependencies: ["Speech"], path: "Samples/AlternativesAndConfidence",
+                          swiftSettings: swift6),
+        .executableTarget(name: "ContextualStrings", dependencies: ["Speech"], path: "Samples/ContextualStrings",
+                          swiftSettings: swift6),
+        .executableTarget(name: "AssetManagement", dependencies: ["Speech"], path: "Samples/AssetManagement",
+                          swiftSettings: swift6),
+        .executableTarget(name: "SpeechDetection", dependencies: ["Speech"], path: "Samples/SpeechDetection",
+                          swiftSettings: swift6),
+        .executableTarget(name: "CompareFaces", dependencies: ["SpeechMigration"], path: "Samples/CompareFaces",
+                          swiftSettings: swift6),
+
         // MARK: Migration guide examples (each: a before and an after half, run by SpeechMigrationTests)
         .executableTarget(name: "GuideRecognizerToAnalyzer", dependencies: ["Speech"],
                           path: "MigrationGuide/Examples/RecognizerToAnalyzer", swiftSettings: swift6),
@@ -94,7 +112,9 @@ let package = Package(
         .testTarget(name: "SpeechMigrationTests",
                     dependencies: ["SpeechMigration", "SpeechMigrationTesting", "TestSupport",
                                    "GuideRecognizerToAnalyzer", "GuidePartialToVolatile", "GuideAuthorizationToAssets",
-                                   "GuideOneMinuteToLongForm"],
+                                   "GuideOneMinuteToLongForm", "FileTranscription", "LiveMicrophone",
+                                   "DelegateRecognition", "AlternativesAndConfidence", "ContextualStrings",
+                                   "AssetManagement", "SpeechDetection", "CompareFaces"],
                     swiftSettings: swift6),
         // Full-model tests on real speech (run in release: see README).
         .testTarget(name: "SpeechModelTests",

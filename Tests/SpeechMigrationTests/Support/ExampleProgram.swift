@@ -1,0 +1,66 @@
+import Foundation
+import SpeechMigration
+
+/// Runs a guide example or sample program, built next to the test binary,
+/// and reads what it printed.
+struct ExampleProgram {
+    /// What a run printed and how it ended.
+    struct Run {
+        var status: Int32
+        var output: String
+        var error: String
+
+        /// The text after `TRANSCRIPT: `.
+        var transcript: String? {
+            lines(prefixed: "TRANSCRIPT: ").last
+        }
+
+        /// Lines starting with `prefix`, without it.
+        func lines(prefixed prefix: String) -> [String] {
+            output.split(separator: "\n").filter { $0.hasPrefix(prefix) }.map { String($0.dropFirst(prefix.count)) }
+        }
+
+        /// The transcript and its `WORD start duration confidence text` lines as an outcome.
+        func outcome(_ path: RecognitionPath) -> RecognitionOutcome {
+            let words = lines(prefixed: "WORD ").compactMap { line -> TimedWord? in
+                let fields = line.split(separator: " ", maxSplits: 3).map(String.init)
+                guard fields.count == 4, let start = Double(fields[0]), let duration = Double(fields[1]) else { return nil }
+                return TimedWord(text: fields[3], startSeconds: start, durationSeconds: duration,
+                                 confidence: Double(fields[2]))
+            }
+            return RecognitionOutcome(path: path, transcript: transcript ?? "", words: words, events: [])
+        }
+    }
+
+    /// The program's name (its executable target).
+    var name: String
+
+    /// The built program, next to the test binary in the build folder.
+    func executable() throws -> URL {
+        let testBinary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        var folder = testBinary.deletingLastPathComponent()
+        for _ in 0..<4 {
+            let candidate = folder.appendingPathComponent(name)
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            folder.deleteLastPathComponent()
+        }
+        throw MigrationError(.misuse, "\(name) was not built next to \(testBinary.path); run `swift build --product \(name)`.")
+    }
+
+    /// Runs the program with `arguments` and extra environment variables.
+    func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Run {
+        let process = Process()
+        process.executableURL = try executable()
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let output = Pipe(), error = Pipe()
+        process.standardOutput = output
+        process.standardError = error
+        try process.run()
+        let outputData = output.fileHandleForReading.readDataToEndOfFile()
+        let errorData = error.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Run(status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
+                   error: String(decoding: errorData, as: UTF8.self))
+    }
+}
