@@ -155,11 +155,3 @@ struct EvalCommand: SpeechCommand {
         return clips
     }
 }
-
-extension Duration {
-    /// The duration in seconds.
-    var seconds: Double {
-        let parts = components
-        return Double(parts.seconds) + Double(parts.attoseconds) * 1e-18
-    }
-}
