@@ -105,7 +105,7 @@ let package = Package(
                     swiftSettings: swift6),
         .testTarget(name: "CompatTests", dependencies: ["AVFoundation", "AVFAudio", "CoreMedia", "AudioRecorder"],
                     swiftSettings: swift6),
-        .testTarget(name: "SpeechTests", dependencies: ["Speech", "TestSupport"],
+        .testTarget(name: "SpeechTests", dependencies: ["Speech", "SpeechEvaluation", "TestSupport"],
                     swiftSettings: swift6),
         .testTarget(name: "speechCLITests", dependencies: ["SpeechCLI", "TestSupport"],
                     swiftSettings: swift6),
