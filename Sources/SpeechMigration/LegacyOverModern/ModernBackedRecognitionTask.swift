@@ -71,15 +71,15 @@ public final class ModernBackedRecognitionTask: @unchecked Sendable {
     public func cancel() {
         let error = NSError(domain: "kLSRErrorDomain", code: 301,
                             userInfo: [NSLocalizedDescriptionKey: "Recognition request was canceled."])
-        let analyzer: SpeechAnalyzer? = lock.withLock {
-            guard !terminated else { return nil }
+        let (proceed, analyzer): (Bool, SpeechAnalyzer?) = lock.withLock {
+            guard !terminated else { return (false, nil) }
             terminated = true
             cancelled = true
             currentState = .canceling
             currentError = error
-            return self.analyzer
+            return (true, self.analyzer)
         }
-        guard lock.withLock({ cancelled }) else { return }
+        guard proceed else { return }
         request.stopAudio()
         worker?.cancel()
         if let analyzer { Task { await analyzer.cancelAndFinishNow() } }
