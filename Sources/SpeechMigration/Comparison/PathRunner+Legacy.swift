@@ -36,7 +36,23 @@ extension PathRunner {
 final class LegacyDelegateRecorder: NSObject, SFSpeechRecognitionTaskDelegate, ModernBackedRecognitionTaskDelegate,
     @unchecked Sendable {
     // @unchecked: delegate calls arrive serially; read after the end.
-    private(set) var events: [String] = []
+    private var recorded: [String] = []
+
+    /// The delegate calls in order, with `finishedReadingAudio` placed just
+    /// before the terminal calls: a file is read faster than it is
+    /// recognized, so where that call falls among the partial results
+    /// depends on thread timing; its place relative to the final result is
+    /// what the legacy contract fixes.
+    var events: [String] {
+        lock.withLock {
+            guard recorded.contains("finishedReadingAudio") else { return recorded }
+            var ordered = recorded.filter { $0 != "finishedReadingAudio" }
+            let terminal = ordered.firstIndex { ["finalResult", "cancelled", "finishedSuccessfully",
+                                                 "finishedUnsuccessfully"].contains($0) } ?? ordered.endIndex
+            ordered.insert("finishedReadingAudio", at: terminal)
+            return ordered
+        }
+    }
     private var result: SFSpeechRecognitionResult?
     private var continuation: CheckedContinuation<(SFSpeechRecognitionResult?, (any Error)?), Never>?
     private var errorSource: () -> (any Error)? = { nil }
@@ -53,7 +69,7 @@ final class LegacyDelegateRecorder: NSObject, SFSpeechRecognitionTaskDelegate, M
         }
     }
 
-    private func record(_ event: String) { lock.withLock { events.append(event) } }
+    private func record(_ event: String) { lock.withLock { recorded.append(event) } }
 
     private func end(successfully: Bool) {
         record(successfully ? "finishedSuccessfully" : "finishedUnsuccessfully")
