@@ -45,7 +45,10 @@ struct SampleProgramTests {
         let runs = try bothFaces("DelegateRecognition")
         let legacyEvents = runs[0].lines(prefixed: "EVENT ").map { String($0.prefix { $0 != ":" }) }
         #expect(legacyEvents.first == "detectedSpeech")
-        #expect(Array(legacyEvents.suffix(3)) == ["finishedReadingAudio", "finalResult", "finishedSuccessfully"])
+        #expect(Array(legacyEvents.suffix(2)) == ["finalResult", "finishedSuccessfully"])
+        // A file is read faster than it is recognized: partial results may follow finishedReadingAudio.
+        let reading = try #require(legacyEvents.firstIndex(of: "finishedReadingAudio"))
+        #expect(reading < legacyEvents.count - 2)
         #expect(runs[1].lines(prefixed: "EVENT ").contains { $0.hasPrefix("final:") })
         for run in runs { MigrationExpectations.expectEquivalent(run.outcome(.legacy), to: expected) }
     }
