@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import SpeechEngine
+import SpeechEvaluation
 import Testing
 import TestSupport
 @testable import Speech
@@ -126,18 +127,10 @@ struct ModernModelTests {
         continuation.finish()
     }
 
-    /// Word-level edit distance over lower-cased words.
+    /// Word errors of `hypothesis` against `reference`, scored by SpeechEvaluation.
     private func wordErrors(_ hypothesis: String, _ reference: String) -> (errors: Int, words: Int) {
-        let h = words(hypothesis), r = words(reference)
-        var row = Array(0...h.count)
-        for (i, word) in r.enumerated() {
-            var next = [i + 1] + Array(repeating: 0, count: h.count)
-            for j in 0..<h.count {
-                next[j + 1] = min(row[j] + (h[j] == word ? 0 : 1), row[j + 1] + 1, next[j] + 1)
-            }
-            row = next
-        }
-        return (row[h.count], r.count)
+        let counts = TranscriptScorer().score(reference: reference, hypothesis: hypothesis, languageTag: "en").counts
+        return (counts.errorCount, counts.referenceCount)
     }
 
     /// The finals of the engine's streaming recognizer for `clip`, with the

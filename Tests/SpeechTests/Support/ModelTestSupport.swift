@@ -1,5 +1,6 @@
 import Foundation
 import Speech
+import SpeechEvaluation
 import TestSupport
 
 /// Helpers for the legacy face's tests on the real engine and real speech.
@@ -49,26 +50,18 @@ enum ModelTestSupport {
         return String(kept).split(separator: " ").map(String.init)
     }
 
-    /// Word error rate of `hypothesis` against `reference` (after `words(_:)`).
+    /// Word error rate of `hypothesis` against `reference`, scored as
+    /// `speech eval` scores (SpeechEvaluation, Whisper's English normaliser).
     static func wordErrorRate(_ hypothesis: String, reference: String) -> Double {
         let (edits, count) = wordEdits(hypothesis, reference: reference)
         guard count > 0 else { return edits == 0 ? 0 : 1 }
         return Double(edits) / Double(count)
     }
 
-    /// Word-level edit distance and the reference's word count.
+    /// Word errors and the reference's word count, scored by SpeechEvaluation.
     static func wordEdits(_ hypothesis: String, reference: String) -> (edits: Int, referenceWords: Int) {
-        let hyp = words(hypothesis), ref = words(reference)
-        guard !ref.isEmpty else { return (hyp.count, 0) }
-        var previous = Array(0...hyp.count)
-        for (i, refWord) in ref.enumerated() {
-            var current = [i + 1] + [Int](repeating: 0, count: hyp.count)
-            for (j, hypWord) in hyp.enumerated() {
-                current[j + 1] = min(previous[j + 1] + 1, current[j] + 1, previous[j] + (refWord == hypWord ? 0 : 1))
-            }
-            previous = current
-        }
-        return (previous[hyp.count], ref.count)
+        let counts = TranscriptScorer().score(reference: reference, hypothesis: hypothesis, languageTag: "en").counts
+        return (counts.errorCount, counts.referenceCount)
     }
 
     /// The samples of a file as Float32 mono buffers of `frames` frames.
