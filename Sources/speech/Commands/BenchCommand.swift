@@ -7,7 +7,7 @@ struct BenchCommand: SpeechCommand {
     static let help = CommandHelp(
         commandName: "bench",
         overview: "Benchmark model load time, transcription wall time, real-time factor and peak memory.",
-        usage: "bench <file> [--runs <N>] [--beam <N>] [--threads <N>] [--model <name>] [--language xx|auto] [--format text|json]",
+        usage: "bench <file> [--runs <N>] [--beam <N>] [--threads <N>] [--model <name>] [--language xx|auto] [--stream [--realtime|--fast]] [--format text|json]",
         arguments: [("<file>", "The audio file to transcribe in every run.")],
         commandOptions: [
             .value("runs", "N", help: "Timed runs (default: 3)."),
@@ -15,12 +15,21 @@ struct BenchCommand: SpeechCommand {
             DecodingArguments.threadsOption,
             ModelChoice.option,
             DecodingArguments.languageOption,
+            .flag("stream", help: "Benchmark live recognition: feed the file in 100 ms chunks to the streaming recognizer."),
+            .flag("realtime", help: "With --stream: pace the chunks to real time (latencies as a live user sees them)."),
+            .flag("fast", help: "With --stream: feed as fast as possible (the default; measures throughput)."),
             .value("format", "format", help: "Output: text or json (default: text)."),
         ],
         discussion: """
         Wall time covers transcription of already decoded audio (as
         faster-whisper's benchmark does); the real-time factor is the fastest
         run's time over the audio's duration.
+
+        With --stream it reports the time from speech onset to the first
+        volatile result (--realtime), the interval between updates, the time
+        from end of input to the final result, the real-time factor, peak RSS
+        and the WER of the committed transcript against the batch transcript.
+        Volatile results come from whisper-tiny.en for English when installed.
         """)
 
     var file: String
@@ -28,6 +37,8 @@ struct BenchCommand: SpeechCommand {
     var decoding: DecodingArguments
     var model: ModelChoice
     var json: Bool
+    var stream: Bool
+    var realtime: Bool
 
     init(arguments: ParsedArguments) throws(UsageError) {
         guard arguments.positionals.count <= 1 else {
@@ -38,6 +49,12 @@ struct BenchCommand: SpeechCommand {
         decoding = try DecodingArguments(arguments: arguments)
         model = try ModelChoice(arguments: arguments)
         json = try arguments.choice("format", from: ["text", "json"]) == "json"
+        stream = arguments.flag("stream")
+        realtime = arguments.flag("realtime")
+        if !stream && (realtime || arguments.flag("fast")) {
+            throw UsageError("--realtime and --fast go with --stream.")
+        }
+        if realtime && arguments.flag("fast") { throw UsageError("Choose one of --realtime and --fast.") }
     }
 
     func validate() throws(UsageError) {
@@ -59,6 +76,7 @@ struct BenchCommand: SpeechCommand {
     }
 
     func run(console: Console) async throws {
+        if stream { return try await runStreaming(console: console) }
         let clock = ContinuousClock()
         let loadStart = clock.now
         let transcriber = try model.loadTranscriber()
@@ -83,6 +101,19 @@ struct BenchCommand: SpeechCommand {
                             peakResidentMegabytes: Double(ResourceUsage.peakResidentBytes()) / 1_048_576,
                             text: text)
         console.writeOutput(json ? try JSONOutput.encode(result) : Self.table(result))
+    }
+
+    private func runStreaming(console: Console) async throws {
+        let accurate = try model.loadTranscriber()
+        var options = StreamingOptions(transcription: decoding.options())
+        if options.transcription.language == nil { options.transcription.language = "en" }
+        let fast = options.transcription.language == "en" && AssetStore.default.isInstalled(.whisperTinyEn)
+            ? try ModelCache.shared.transcriber(.whisperTinyEn) : nil
+        let samples = try AudioDecoder.decode(contentsOf: URL(fileURLWithPath: file))
+        let benchmark = StreamingBenchmark(samples: samples, realtime: realtime, options: options,
+                                           accurate: accurate, fast: fast)
+        let result = try await benchmark.run()
+        console.writeOutput(json ? try JSONOutput.encode(result) : StreamingBenchmark.table(result))
     }
 
     static func table(_ result: Result) -> String {
