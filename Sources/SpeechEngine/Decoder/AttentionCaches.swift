@@ -64,8 +64,11 @@ struct SelfAttentionCache: Sendable {
             }
             return result
         }
-        keys = keys.map(gather)
-        values = values.map(gather)
+        // One layer at a time, so only one layer's copy exists at once.
+        for layer in keys.indices {
+            keys[layer] = gather(keys[layer])
+            values[layer] = gather(values[layer])
+        }
         sequenceCount = sources.count
         capacity = newCapacity
     }

@@ -59,9 +59,7 @@ struct ModelFile {
             guard count * width == byteCount else {
                 throw reader.malformed("variable \(name) declares \(byteCount) bytes for shape \(shape)")
             }
-            let values = try reader.withBytes(byteCount) { raw in
-                Self.convert(raw, count: count, dtype: dtype)
-            }
+            let values = try Self.readValues(count: count, width: width, dtype: dtype, from: &reader)
             if rank == 0 {
                 scalars[name] = Double(values.first ?? 0)
             } else {
@@ -76,26 +74,53 @@ struct ModelFile {
         }
     }
 
-    private static func convert(_ raw: UnsafeRawBufferPointer, count: Int, dtype: DType) -> [Float] {
-        [Float](unsafeUninitializedCapacity: count) { out, initialized in
-            switch dtype {
-            case .f16:
-                cf16_to_f32(raw.baseAddress, out.baseAddress, count)
-            case .f32:
-                for i in 0..<count { out[i] = raw.loadUnaligned(fromByteOffset: 4 * i, as: Float.self) }
-            case .bf16:
-                for i in 0..<count {
-                    let bits = UInt32(raw.loadUnaligned(fromByteOffset: 2 * i, as: UInt16.self)) << 16
-                    out[i] = Float(bitPattern: bits)
+    /// Reads `count` values into one fp32 array, converting piece by piece so
+    /// that no byte buffer the size of a whole tensor (53 MB for the
+    /// embeddings) is ever held next to the weights.
+    private static func readValues(count: Int, width: Int, dtype: DType,
+                                   from reader: inout ChunkedReader) throws -> [Float] {
+        let piece = max(1, ChunkedReader.chunkSize / width)
+        var failure: (any Error)?
+        let values = [Float](unsafeUninitializedCapacity: count) { out, initialized in
+            var done = 0
+            while done < count {
+                let n = min(piece, count - done)
+                do {
+                    try reader.withBytes(n * width) { raw in
+                        convert(raw, into: UnsafeMutableBufferPointer(rebasing: out[done..<(done + n)]), dtype: dtype)
+                    }
+                } catch {
+                    failure = error
+                    // Leave the array fully initialised before throwing below.
+                    (out.baseAddress! + done).initialize(repeating: 0, count: count - done)
+                    break
                 }
-            case .i8:
-                for i in 0..<count { out[i] = Float(raw.load(fromByteOffset: i, as: Int8.self)) }
-            case .i16:
-                for i in 0..<count { out[i] = Float(raw.loadUnaligned(fromByteOffset: 2 * i, as: Int16.self)) }
-            case .i32:
-                for i in 0..<count { out[i] = Float(raw.loadUnaligned(fromByteOffset: 4 * i, as: Int32.self)) }
+                done += n
             }
             initialized = count
+        }
+        if let failure { throw failure }
+        return values
+    }
+
+    private static func convert(_ raw: UnsafeRawBufferPointer, into out: UnsafeMutableBufferPointer<Float>, dtype: DType) {
+        let count = out.count
+        switch dtype {
+        case .f16:
+            cf16_to_f32(raw.baseAddress, out.baseAddress, count)
+        case .f32:
+            for i in 0..<count { out[i] = raw.loadUnaligned(fromByteOffset: 4 * i, as: Float.self) }
+        case .bf16:
+            for i in 0..<count {
+                let bits = UInt32(raw.loadUnaligned(fromByteOffset: 2 * i, as: UInt16.self)) << 16
+                out[i] = Float(bitPattern: bits)
+            }
+        case .i8:
+            for i in 0..<count { out[i] = Float(raw.load(fromByteOffset: i, as: Int8.self)) }
+        case .i16:
+            for i in 0..<count { out[i] = Float(raw.loadUnaligned(fromByteOffset: 2 * i, as: Int16.self)) }
+        case .i32:
+            for i in 0..<count { out[i] = Float(raw.loadUnaligned(fromByteOffset: 4 * i, as: Int32.self)) }
         }
     }
 
@@ -125,7 +150,7 @@ private struct ChunkedReader {
     let fileURL: URL
     private var buffer: [UInt8] = []
     private var position = 0
-    private static let chunkSize = 4 << 20
+    static let chunkSize = 4 << 20
 
     init(handle: FileHandle, fileURL: URL) {
         self.handle = handle
