@@ -29,7 +29,7 @@ struct TranscriptionSession {
         self.options = options
         self.clock = clock
         threadCount = options.threadCount ?? BLASThreads.defaultCount
-        decoderThreadCount = ProcessInfo.processInfo.environment["SPEECHCOMPAT_DECODER_THREADS"].flatMap(Int.init) ?? 1
+        decoderThreadCount = threadCount
         let tokenizer = model.tokenizer
         if let code = options.language?.lowercased(), code != "auto" {
             guard tokenizer.specialTokens.language(code) != nil || (!model.isMultilingual && code == "en") else {
@@ -67,8 +67,6 @@ struct TranscriptionSession {
             let features = model.encoder.encode(window, frameCount: frameCount)
             return model.decoder.crossAttentionCache(features: features, positionCount: frameCount / 2)
         }
-        // Decoder steps are GEMVs over a few rows separated by scalar work: extra
-        // OpenBLAS threads would mostly spin between them.
         BLASThreads.use(decoderThreadCount)
         if language == nil { detectLanguage(cross) }
         let startOfTranscript = startOfTranscriptSequence()

@@ -8,6 +8,9 @@ enum BLASThreads {
     /// At most two: these machines have two cores.
     static var defaultCount: Int { min(2, ProcessInfo.processInfo.activeProcessorCount) }
 
+    /// The thread count in force now.
+    static var current: Int { Int(openblas_get_num_threads()) }
+
     static func use(_ count: Int) {
         let wanted = Int32(max(1, count))
         if openblas_get_num_threads() != wanted { openblas_set_num_threads(wanted) }

@@ -8,7 +8,10 @@ enum VectorMath {
     /// (Cephes-style: 2^n · p(r) with r = x − n·ln 2 split in two parts).
     @inline(__always)
     static func exp(_ x: Vector) -> Vector {
-        let clamped = x.clamped(lowerBound: Vector(repeating: -87.3), upperBound: Vector(repeating: 88.3))
+        // Clamp with masks: `clamped(lowerBound:upperBound:)` goes through a
+        // generic, non-inlined pointwise min/max.
+        let low = Vector(repeating: -87.3), high = Vector(repeating: 88.3)
+        let clamped = x.replacing(with: low, where: x .< low).replacing(with: high, where: x .> high)
         // Round x·log2(e) to an integer n with the 1.5·2^23 trick: adding it
         // leaves n in the low mantissa bits, so no float→int conversion is
         // needed (Swift's generic SIMD conversions are slow).
