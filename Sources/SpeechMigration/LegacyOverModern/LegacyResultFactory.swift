@@ -65,6 +65,7 @@ public enum LegacyResultFactory {
         let result: SFSpeechRecognitionResult? = try decode { archiver in
             archiver.encode(transcriptions as NSArray, forKey: "transcriptions")
             archiver.encode(isFinal, forKey: "isFinal")
+            archiver.encode(nil as Any?, forKey: "metadata")
         } as: { SFSpeechRecognitionResult(coder: $0) }
         guard let result else {
             throw MigrationError(.adapterFailure, "An SFSpeechRecognitionResult needs at least one transcription.")
@@ -81,6 +82,7 @@ public enum LegacyResultFactory {
             archiver.encode(word.duration, forKey: "duration")
             archiver.encode(word.confidence, forKey: "confidence")
             archiver.encode(word.alternatives.map { $0 as NSString } as NSArray, forKey: "alternativeSubstrings")
+            archiver.encode(nil as Any?, forKey: "voiceAnalytics")
         } as: { SFTranscriptionSegment(coder: $0) }
         guard let segment else { throw MigrationError(.adapterFailure, "An SFTranscriptionSegment could not be built.") }
         return segment
