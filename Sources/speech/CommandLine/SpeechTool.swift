@@ -19,12 +19,18 @@ enum SpeechTool {
                         ("eval", EvalCommand.help.overview),
                         ("bench", BenchCommand.help.overview),
                         ("assets", AssetsCommand.group.overview),
+                        ("compare", CompareCommand.help.overview),
+                        ("migrate-test", MigrateTestCommand.help.overview),
+                        ("record-golden", RecordGoldenCommand.help.overview),
                         ("help", "Show help for a subcommand."),
                     ]),
         [
             ("transcribe", .command(TranscribeCommand.self)),
             ("eval", .command(EvalCommand.self)),
             ("bench", .command(BenchCommand.self)),
+            ("compare", .command(CompareCommand.self)),
+            ("migrate-test", .command(MigrateTestCommand.self)),
+            ("record-golden", .command(RecordGoldenCommand.self)),
             ("assets", .group(AssetsCommand.group, [
                 ("list", .command(AssetsListCommand.self)),
                 ("install", .command(AssetsInstallCommand.self)),
