@@ -1,0 +1,61 @@
+import Foundation
+import SpeechMigration
+import Testing
+import TestSupport
+
+/// `speech compare`, `speech migrate-test` and `speech record-golden` as a
+/// user runs them: the built `speech` program.
+@Suite struct MigrationCommandTests {
+    private let speech = ExampleProgram(name: "speech")
+
+    @Test("help for each command; usage errors exit 64 with the usage line")
+    func helpAndUsage() throws {
+        for command in ["compare", "migrate-test", "record-golden"] {
+            let help = try speech.run(["help", command])
+            #expect(help.status == 0)
+            #expect(help.output.contains("USAGE:") && help.output.contains(command))
+            let missing = try speech.run([command])
+            #expect(missing.status == 64, "\(command): \(missing.error)")
+            #expect(missing.error.contains("Error: Missing expected argument"))
+        }
+        let badPath = try speech.run(["compare", "x.wav", "--paths", "legacy,old"])
+        #expect(badPath.status == 64 && badPath.error.contains("Unknown recognition path 'old'"))
+    }
+
+    @Test("a missing suite is a clear runtime error (exit 1)")
+    func missingSuite() throws {
+        let run = try speech.run(["migrate-test", "/nonexistent/suite"])
+        #expect(run.status == 1)
+        #expect(run.error.contains("No suite at /nonexistent/suite"))
+    }
+}
+
+/// The commands on the real engine and the suites in MigrationGuide/.
+@Suite("speech migration commands on the real engine",
+       .enabled(if: MigrationModelSupport.enabled, "set SPEECHCOMPAT_MODEL_TESTS=1 (release build, whisper-base)"),
+       .serialized)
+struct MigrationCommandModelTests {
+    private let speech = ExampleProgram(name: "speech")
+    private let guide = Fixtures.packageRoot.appendingPathComponent("MigrationGuide")
+
+    @Test("speech compare --format json reports all four paths with WER 0 on a clean clip")
+    func compareJSON() throws {
+        let run = try speech.run(["compare", MigrationModelSupport.goForward.path, "--format", "json"])
+        #expect(run.status == 0, "\(run.error)")
+        let reports = try JSONDecoder().decode([ComparisonReport].self, from: Data(run.output.utf8))
+        #expect(reports.first?.outcomes.map(\.path) == RecognitionPath.allCases)
+        #expect(reports.first?.largestWordErrorRate == 0)
+    }
+
+    @Test("speech migrate-test on the broken suite exits 1 with the failing check and writes JUnit")
+    func brokenSuite() throws {
+        let folder = try Fixtures.temporaryDirectory("junit")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let junit = folder.appendingPathComponent("out.xml")
+        let run = try speech.run(["migrate-test", guide.appendingPathComponent("BrokenSuite").path, "--junit", junit.path])
+        #expect(run.status == 1)
+        #expect(run.output.contains("✗ legacy: WER vs reference ≤ 0.100: WER 0.250; diff vs reference: go [-backward-]{+forward+} 10 meters"))
+        #expect(run.error.contains("Error: Suite deliberately-broken failed: 2 of 3 checks failed."))
+        #expect(try String(contentsOf: junit, encoding: .utf8).contains(#"failures="2""#))
+    }
+}
