@@ -6,7 +6,7 @@ import Testing
 /// partial results printed, stop → `endAudio()`, `isFinal` → done — written
 /// as an iOS app writes it, against the ALSA file-plugin microphone.
 @Suite(.enabled(if: ModelTestSupport.enabled, "set SPEECHCOMPAT_MODEL_TESTS=1 (release build)"), .serialized)
-struct SFSpeechAudioBufferRecognitionRequestLiveTests {
+struct SFSpeechAudioBufferRecognitionRequestLiveModelTests {
     /// The state an app's view controller keeps.
     final class LiveTranscription: @unchecked Sendable {
         let audioEngine = AVAudioEngine()
