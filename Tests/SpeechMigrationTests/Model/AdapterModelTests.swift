@@ -35,6 +35,8 @@ struct AdapterModelTests {
         #expect(legacyOverModern.events.first == "detectedSpeech")
         #expect(legacyOverModern.events.suffix(2) == ["finalResult", "finishedSuccessfully"])
         #expect(modernOverLegacy.events.suffix(2) == ["final", "end"])
+        #expect(modernOverLegacy.events.contains("volatile"), "legacy partials arrive as volatile results")
+        #expect(legacyOverModern.events.contains("hypothesis"), "modern volatile results arrive as partials")
         #expect(report.text.contains("legacy-over-modern vs legacy: WER 0.000"))
     }
 
