@@ -107,7 +107,12 @@ struct StreamingPipeline {
         var events = try consumeBlock(unblocked, mayRunVolatile: false)
         unblocked = []
         events += detectorEvents(detector.finish())
-        if !stoppedAtLimit { events += try commit(all: true) }
+        // Commit until the buffer is empty: a pass may leave skipped speech for another.
+        var passes = 0
+        while !stoppedAtLimit, bufferHasSpeech, !buffer.isEmpty, passes < 4 {
+            events += try commit(all: true)
+            passes += 1
+        }
         return events
     }
 
@@ -181,6 +186,14 @@ struct StreamingPipeline {
             keepFromSample = min(buffer.count, max(0, Int(last.startSeconds * Self.sampleRate)))
             segments.removeLast()
         }
+        // Whisper sometimes ends a window early (a lone closing timestamp) and
+        // skips the speech after it. Speech past what the transcript covers
+        // stays in the buffer and is decoded again, so no sentence is dropped.
+        // Word times come from alignment and are tighter than segment timestamps.
+        if let coveredEnd = segments.last.map({ $0.words.last?.endSeconds ?? $0.endSeconds }), coveredEnd > 0,
+           let skipped = skippedSpeechStart(after: coveredEnd) {
+            keepFromSample = min(keepFromSample, skipped)
+        }
         var events: [StreamingEvent] = []
         if let hypothesis = hypothesis(from: segments, transcript: transcript, offsetSample: bufferStart,
                                        rangeEndSample: bufferStart + keepFromSample) {
@@ -191,11 +204,24 @@ struct StreamingPipeline {
         buffer.removeFirst(keepFromSample)
         bufferStart += keepFromSample
         if buffer.isEmpty || all {
-            bufferHasSpeech = detector.isSpeechActive
+            // Audio kept after a full commit holds skipped speech still to decode.
+            bufferHasSpeech = !buffer.isEmpty || detector.isSpeechActive
             if !bufferHasSpeech { speechReported = false }
         }
         samplesAtLastVolatile = totalSamples
         return events
+    }
+
+    /// The sample where the detector hears speech well after `coveredSeconds`
+    /// (the end of the decoded text), if any.
+    private func skippedSpeechStart(after coveredSeconds: Double) -> Int? {
+        let margin = Int((coveredSeconds + 0.5) * Self.sampleRate)
+        guard margin < buffer.count else { return nil }
+        let regions = SpeechActivityDetector.speechRegions(in: buffer)
+        guard regions.contains(where: { $0.lowerBound >= margin && $0.count >= Int(0.3 * Self.sampleRate) }) else {
+            return nil
+        }
+        return min(buffer.count, Int(coveredSeconds * Self.sampleRate))
     }
 
     /// A quick greedy pass over the buffer with the fast model.
