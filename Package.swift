@@ -96,7 +96,7 @@ let package = Package(
 
         // MARK: Tests
         // Shared fixtures: corpus paths, model location, synthesized audio.
-        .target(name: "TestSupport", dependencies: ["SpeechEngine"], path: "Tests/TestSupport",
+        .target(name: "TestSupport", dependencies: ["SpeechEngine", "AVFoundation"], path: "Tests/TestSupport",
                 swiftSettings: swift6),
         // Fast unit tests (debug).
         .testTarget(name: "SpeechEngineTests", dependencies: ["SpeechEngine", "TestSupport"],

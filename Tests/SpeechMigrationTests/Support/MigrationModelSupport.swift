@@ -16,25 +16,11 @@ enum MigrationModelSupport {
 
     /// A file's audio as buffers of `frames` frames in its processing format.
     static func buffers(of url: URL, frames: AVAudioFrameCount = 4_096) throws -> [AVAudioPCMBuffer] {
-        let file = try AVAudioFile(forReading: url)
-        var buffers: [AVAudioPCMBuffer] = []
-        while file.framePosition < file.length {
-            guard let buffer = AVAudioPCMBuffer(pcmFormat: file.processingFormat, frameCapacity: frames) else { break }
-            try file.read(into: buffer)
-            if buffer.frameLength == 0 { break }
-            buffers.append(buffer)
-        }
-        return buffers
+        try AudioBuffers.buffers(of: url, frames: frames)
     }
 
     /// Writes the clips one after another into a WAV file in `folder`.
     static func concatenate(_ clips: [URL], into folder: URL) throws -> URL {
-        let url = folder.appendingPathComponent("long.wav")
-        let format = AVAudioFormat(standardFormatWithSampleRate: 16_000, channels: 1)!
-        let output = try AVAudioFile(forWriting: url, settings: format.settings)
-        for clip in clips {
-            for buffer in try buffers(of: clip) { try output.write(from: buffer) }
-        }
-        return url
+        try AudioBuffers.concatenate(clips, into: folder)
     }
 }

@@ -64,28 +64,14 @@ enum ModelTestSupport {
         return (counts.errorCount, counts.referenceCount)
     }
 
-    /// The samples of a file as Float32 mono buffers of `frames` frames.
+    /// The samples of a file as buffers of `frames` frames.
     static func buffers(of url: URL, frames: AVAudioFrameCount = 4_096) throws -> [AVAudioPCMBuffer] {
-        let file = try AVAudioFile(forReading: url)
-        var buffers: [AVAudioPCMBuffer] = []
-        while file.framePosition < file.length {
-            guard let buffer = AVAudioPCMBuffer(pcmFormat: file.processingFormat, frameCapacity: frames) else { break }
-            try file.read(into: buffer)
-            if buffer.frameLength == 0 { break }
-            buffers.append(buffer)
-        }
-        return buffers
+        try AudioBuffers.buffers(of: url, frames: frames)
     }
 
     /// Writes the concatenation of `clips` (16 kHz mono) to a temporary WAV file.
     static func concatenate(_ clips: [Clip], into folder: URL) throws -> URL {
-        let url = folder.appendingPathComponent("long.wav")
-        let format = AVAudioFormat(standardFormatWithSampleRate: 16_000, channels: 1)!
-        let output = try AVAudioFile(forWriting: url, settings: format.settings)
-        for clip in clips {
-            for buffer in try buffers(of: clip.url) { try output.write(from: buffer) }
-        }
-        return url
+        try AudioBuffers.concatenate(clips.map(\.url), into: folder)
     }
 
     /// Runs a URL request to the end with the handler API and returns the
