@@ -13,8 +13,8 @@ struct TranscriptionSession {
     private var historyResetIndex = 0
     private let phraseTokens: [[Int]]
     private var generator = SeededGenerator(seed: 0x5EED)
+    /// OpenBLAS threads for the encoder and the decoder alike.
     private let threadCount: Int
-    private let decoderThreadCount: Int
 
     struct WindowOutcome {
         var segments: [Segment]
@@ -29,7 +29,6 @@ struct TranscriptionSession {
         self.options = options
         self.clock = clock
         threadCount = options.threadCount ?? BLASThreads.defaultCount
-        decoderThreadCount = threadCount
         let tokenizer = model.tokenizer
         if let code = options.language?.lowercased(), code != "auto" {
             guard tokenizer.specialTokens.language(code) != nil || (!model.isMultilingual && code == "en") else {
@@ -67,7 +66,6 @@ struct TranscriptionSession {
             let features = model.encoder.encode(window, frameCount: frameCount)
             return model.decoder.crossAttentionCache(features: features, positionCount: frameCount / 2)
         }
-        BLASThreads.use(decoderThreadCount)
         if language == nil { detectLanguage(cross) }
         let startOfTranscript = startOfTranscriptSequence()
         let result = clock.measure(.decoder) { decodeWithFallback(cross: cross, startOfTranscript: startOfTranscript) }
