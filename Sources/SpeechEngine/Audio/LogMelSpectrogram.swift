@@ -41,6 +41,7 @@ public struct LogMelSpectrogram: Sendable {
 
     /// Creates a front end with `melCount` bands (80, or 128 for large-v3).
     public init(melCount: Int = 80) {
+        ComputeThreads.prepare()
         self.melCount = melCount
         self.filterBank = MelFilterBank(melCount: melCount, fftSize: Self.fftSize,
                                         sampleRate: Self.sampleRate)

@@ -30,6 +30,7 @@ struct SpeechFrameAnalyzer: Sendable {
     /// Builds the analyzer for `frameSampleCount`-sample frames at `sampleRate`, over
     /// the DFT bins whose frequencies lie in `bandHz`.
     init(frameSampleCount: Int, sampleRate: Double, bandHz: ClosedRange<Double>) {
+        ComputeThreads.prepare()
         precondition(frameSampleCount >= 16, "frames must hold at least 16 samples")
         let binHz = sampleRate / Double(frameSampleCount)
         let lowBin = max(1, Int((bandHz.lowerBound / binHz).rounded(.up)))

@@ -46,7 +46,35 @@ struct SelfAttentionCache: Sendable {
     /// `sources[i]` (beam search keeps, drops and duplicates beams).
     mutating func reorder(_ sources: [Int]) {
         guard sources != Array(0..<sequenceCount) else { return }
-        relayout(sources: sources, capacity: capacity)
+        guard sources.count == sequenceCount else { return relayout(sources: sources, capacity: capacity) }
+        // Same beam count (every step of a beam search): copy only the slots
+        // that change, in place. Rebuilding the whole cache copied up to
+        // 55 MB per step and allocated as much.
+        let changed = sources.indices.filter { sources[$0] != $0 }
+        // Old sequences still needed after their own slot is overwritten.
+        let stashed = Set(changed.map { sources[$0] }).filter { sources[$0] != $0 }.sorted()
+        let used = length * width
+        let row = capacity * width
+        func permute(_ storage: inout [Float]) {
+            storage.withUnsafeMutableBufferPointer { slots in
+                let base = slots.baseAddress!
+                var stash = [Float](repeating: 0, count: stashed.count * used)
+                stash.withUnsafeMutableBufferPointer { copies in
+                    for (k, sequence) in stashed.enumerated() {
+                        (copies.baseAddress! + k * used).update(from: base + sequence * row, count: used)
+                    }
+                    for i in changed {
+                        let source = stashed.firstIndex(of: sources[i]).map { UnsafePointer(copies.baseAddress! + $0 * used) }
+                            ?? UnsafePointer(base + sources[i] * row)
+                        (base + i * row).update(from: source, count: used)
+                    }
+                }
+            }
+        }
+        for layer in keys.indices {
+            permute(&keys[layer])
+            permute(&values[layer])
+        }
     }
 
     private mutating func relayout(sources: [Int], capacity newCapacity: Int) {

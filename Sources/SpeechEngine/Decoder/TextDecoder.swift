@@ -118,14 +118,8 @@ struct TextDecoder: Sendable {
         hidden.withUnsafeBufferPointer { h in
             weights.embeddings.withUnsafeBufferPointer { e in
                 output.withUnsafeMutableBufferPointer { o in
-                    if rows == 1 {
-                        cblas_sgemv(CblasRowMajor, CblasNoTrans, Int32(d.vocabularySize), Int32(d.width), 1,
-                                    e.baseAddress, Int32(d.width), h.baseAddress, 1, 0, o.baseAddress, 1)
-                    } else {
-                        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, Int32(rows), Int32(d.vocabularySize),
-                                    Int32(d.width), 1, h.baseAddress, Int32(d.width), e.baseAddress, Int32(d.width),
-                                    0, o.baseAddress, Int32(d.vocabularySize))
-                    }
+                    Linear.multiply(h.baseAddress!, rows: rows, weight: e.baseAddress!, outCount: d.vocabularySize,
+                                    inCount: d.width, accumulatingInto: o.baseAddress!)
                 }
             }
         }
@@ -157,22 +151,26 @@ struct TextDecoder: Sendable {
         }
         let head = AttentionHead(headWidth: d.headWidth, scale: 1 / Float(d.headWidth).squareRoot())
         var output = [Float](repeating: 0, count: sequenceCount * length * w)
-        var scores = [Float](repeating: 0, count: length * total)
+        let parts = min(ComputeThreads.current, d.headCount)
+        var scores = [Float](repeating: 0, count: parts * length * total)
         qkv.withUnsafeBufferPointer { q in
             cache.keys[layer].withUnsafeBufferPointer { k in
                 cache.values[layer].withUnsafeBufferPointer { v in
                     output.withUnsafeMutableBufferPointer { out in
                         scores.withUnsafeMutableBufferPointer { sc in
-                            for s in 0..<sequenceCount {
-                                let slot = s * capacity * w
-                                for h in 0..<d.headCount {
-                                    let offset = h * d.headWidth
-                                    head.attend(query: q.baseAddress! + s * length * 3 * w + offset, queryStride: 3 * w,
-                                                queryCount: length,
-                                                key: k.baseAddress! + slot + offset, keyStride: w,
-                                                value: v.baseAddress! + slot + offset, valueStride: w, keyCount: total,
-                                                causalOffset: start, scores: sc.baseAddress!,
-                                                output: out.baseAddress! + s * length * w + offset, outputStride: w)
+                            // Heads split over the engine's threads, each with its own scores.
+                            ComputeThreads.split(into: parts) { part in
+                                for s in 0..<sequenceCount {
+                                    let slot = s * capacity * w
+                                    for h in stride(from: part, to: d.headCount, by: parts) {
+                                        let offset = h * d.headWidth
+                                        head.attend(query: q.baseAddress! + s * length * 3 * w + offset, queryStride: 3 * w,
+                                                    queryCount: length,
+                                                    key: k.baseAddress! + slot + offset, keyStride: w,
+                                                    value: v.baseAddress! + slot + offset, valueStride: w, keyCount: total,
+                                                    causalOffset: start, scores: sc.baseAddress! + part * length * total,
+                                                    output: out.baseAddress! + s * length * w + offset, outputStride: w)
+                                    }
                                 }
                             }
                         }
@@ -191,32 +189,28 @@ struct TextDecoder: Sendable {
         let positions = cross.positionCount
         let head = AttentionHead(headWidth: d.headWidth, scale: 1 / Float(d.headWidth).squareRoot())
         var output = [Float](repeating: 0, count: rows * w)
-        var scores = [Float](repeating: 0, count: rows * positions)
-        let capturedHeads = Set(capture?.heads.filter { $0.layer == layer }.map(\.head) ?? [])
-        var captured: [Int: [Float]] = [:]
+        let parts = min(ComputeThreads.current, d.headCount)
+        var scores = [Float](repeating: 0, count: parts * rows * positions)
+        // Raw scores of the alignment heads in this layer, one buffer each.
+        let capturedHeads = capture?.heads.filter { $0.layer == layer }.map(\.head) ?? []
+        var captured = [Float](repeating: 0, count: capturedHeads.count * rows * positions)
         query.withUnsafeBufferPointer { q in
             cross.keys[layer].withUnsafeBufferPointer { k in
                 cross.values[layer].withUnsafeBufferPointer { v in
                     output.withUnsafeMutableBufferPointer { out in
                         scores.withUnsafeMutableBufferPointer { sc in
-                            for h in 0..<d.headCount {
-                                let offset = h * d.headWidth
-                                var raw: [Float]? = capturedHeads.contains(h) ? [Float](repeating: 0, count: rows * positions) : nil
-                                raw?.withUnsafeMutableBufferPointer { r in
-                                    head.attend(query: q.baseAddress! + offset, queryStride: w, queryCount: rows,
-                                                key: k.baseAddress! + offset, keyStride: w,
-                                                value: v.baseAddress! + offset, valueStride: w, keyCount: positions,
-                                                causalOffset: nil, scores: sc.baseAddress!, rawScores: r.baseAddress!,
-                                                output: out.baseAddress! + offset, outputStride: w)
-                                }
-                                if let raw {
-                                    captured[h] = raw
-                                } else {
-                                    head.attend(query: q.baseAddress! + offset, queryStride: w, queryCount: rows,
-                                                key: k.baseAddress! + offset, keyStride: w,
-                                                value: v.baseAddress! + offset, valueStride: w, keyCount: positions,
-                                                causalOffset: nil, scores: sc.baseAddress!,
-                                                output: out.baseAddress! + offset, outputStride: w)
+                            captured.withUnsafeMutableBufferPointer { raw in
+                                ComputeThreads.split(into: parts) { part in
+                                    for h in stride(from: part, to: d.headCount, by: parts) {
+                                        let offset = h * d.headWidth
+                                        let rawScores = capturedHeads.firstIndex(of: h).map { raw.baseAddress! + $0 * rows * positions }
+                                        head.attend(query: q.baseAddress! + offset, queryStride: w, queryCount: rows,
+                                                    key: k.baseAddress! + offset, keyStride: w,
+                                                    value: v.baseAddress! + offset, valueStride: w, keyCount: positions,
+                                                    causalOffset: nil, scores: sc.baseAddress! + part * rows * positions,
+                                                    rawScores: rawScores,
+                                                    output: out.baseAddress! + offset, outputStride: w)
+                                    }
                                 }
                             }
                         }
@@ -225,8 +219,10 @@ struct TextDecoder: Sendable {
             }
         }
         if capture != nil {
+            let size = rows * positions
             for (index, pair) in capture!.heads.enumerated() where pair.layer == layer {
-                capture!.scores[index] = captured[pair.head] ?? []
+                let slot = capturedHeads.firstIndex(of: pair.head)!
+                capture!.scores[index] = Array(captured[(slot * size)..<((slot + 1) * size)])
             }
         }
         return output

@@ -57,11 +57,10 @@ enum LogitFilters {
                 if last + 1 < logits.count { for t in (last + 1)..<logits.count { logits[t] = -.infinity } }
             }
             // If the timestamps' total probability exceeds any text token's, sample a timestamp.
-            let logProbabilities = LogProbabilities.logSoftmax(UnsafeBufferPointer(logits))
-            var timestampMass = -Float.infinity
-            for t in timestampBegin..<logits.count { timestampMass = LogProbabilities.logAddExp(timestampMass, logProbabilities[t]) }
-            var bestText = -Float.infinity
-            for t in 0..<timestampBegin where logProbabilities[t] > bestText { bestText = logProbabilities[t] }
+            // Compared as logits: both sides of the log-softmax share its normaliser.
+            let base = UnsafePointer(logits.baseAddress!)
+            let timestampMass = VectorMath.logSumExp(base + timestampBegin, count: logits.count - timestampBegin)
+            let bestText = VectorMath.maximum(base, count: timestampBegin)
             if timestampMass > bestText {
                 for t in 0..<timestampBegin { logits[t] = -.infinity }
             }
@@ -94,18 +93,7 @@ enum LogitFilters {
 
 enum LogProbabilities {
     static func logSoftmax(_ logits: UnsafeBufferPointer<Float>) -> [Float] {
-        var maxValue = -Float.infinity
-        for v in logits where v > maxValue { maxValue = v }
-        var sum: Float = 0
-        for v in logits where v > -.infinity { sum += expf(v - maxValue) }
-        let logSum = maxValue + logf(sum)
+        let logSum = VectorMath.logSumExp(logits.baseAddress!, count: logits.count)
         return logits.map { $0 - logSum }
-    }
-
-    static func logAddExp(_ a: Float, _ b: Float) -> Float {
-        if a == -.infinity { return b }
-        if b == -.infinity { return a }
-        let m = max(a, b)
-        return m + logf(expf(a - m) + expf(b - m))
     }
 }

@@ -28,7 +28,7 @@ struct TranscriptionSession {
         self.model = model
         self.options = options
         self.clock = clock
-        threadCount = options.threadCount ?? BLASThreads.defaultCount
+        threadCount = options.threadCount ?? ComputeThreads.defaultCount
         let tokenizer = model.tokenizer
         if let code = options.language?.lowercased(), code != "auto" {
             guard tokenizer.specialTokens.language(code) != nil || (!model.isMultilingual && code == "en") else {
@@ -61,7 +61,7 @@ struct TranscriptionSession {
     ///   - realFrames: frames of real audio in it (the rest is padding).
     mutating func decodeWindow(_ window: [Float], frameCount: Int, realFrames: Int, offsetSeconds: Double,
                                firstSegmentID: Int) throws -> WindowOutcome {
-        BLASThreads.use(threadCount)
+        ComputeThreads.use(threadCount)
         let cross = clock.measure(.encoder) {
             let features = model.encoder.encode(window, frameCount: frameCount)
             return model.decoder.crossAttentionCache(features: features, positionCount: frameCount / 2)

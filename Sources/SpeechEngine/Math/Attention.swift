@@ -18,18 +18,36 @@ struct AttentionHead {
                 causalOffset: Int?, scores: UnsafeMutablePointer<Float>,
                 rawScores: UnsafeMutablePointer<Float>? = nil,
                 output: UnsafeMutablePointer<Float>, outputStride: Int) {
+        if queryCount <= Linear.rowsThroughGEMV {
+            // Decoder steps: one query per beam. sgemv skips the packing that
+            // makes a few-row sgemm several times slower.
+            for row in 0..<queryCount {
+                let rowScores = scores + row * keyCount
+                cblas_sgemv(CblasRowMajor, CblasNoTrans, Int32(keyCount), Int32(headWidth), scale,
+                            key, Int32(keyStride), query + row * queryStride, 1, 0, rowScores, 1)
+                if let rawScores { (rawScores + row * keyCount).update(from: rowScores, count: keyCount) }
+                normalize(rowScores, row: row, keyCount: keyCount, causalOffset: causalOffset)
+                cblas_sgemv(CblasRowMajor, CblasTrans, Int32(keyCount), Int32(headWidth), 1,
+                            value, Int32(valueStride), rowScores, 1, 0, output + row * outputStride, 1)
+            }
+            return
+        }
         cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, Int32(queryCount), Int32(keyCount), Int32(headWidth),
                     scale, query, Int32(queryStride), key, Int32(keyStride), 0, scores, Int32(keyCount))
         if let rawScores { rawScores.update(from: scores, count: queryCount * keyCount) }
         for row in 0..<queryCount {
-            let rowScores = scores + row * keyCount
-            if let causalOffset {
-                let visible = min(keyCount, causalOffset + row + 1)
-                for j in visible..<keyCount { rowScores[j] = -Float.infinity }
-            }
-            Activation.softmax(rowScores, count: keyCount)
+            normalize(scores + row * keyCount, row: row, keyCount: keyCount, causalOffset: causalOffset)
         }
         cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, Int32(queryCount), Int32(headWidth), Int32(keyCount),
                     1, scores, Int32(keyCount), value, Int32(valueStride), 0, output, Int32(outputStride))
+    }
+
+    /// Masks keys after the causal limit of query `row`, then softmax.
+    private func normalize(_ rowScores: UnsafeMutablePointer<Float>, row: Int, keyCount: Int, causalOffset: Int?) {
+        if let causalOffset {
+            let visible = min(keyCount, causalOffset + row + 1)
+            for j in visible..<keyCount { rowScores[j] = -Float.infinity }
+        }
+        Activation.softmax(rowScores, count: keyCount)
     }
 }

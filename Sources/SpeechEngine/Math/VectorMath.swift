@@ -1,3 +1,5 @@
+import Foundation
+
 /// Vectorised `exp`, softmax and GELU for the hot loops outside BLAS
 /// (attention softmax over 1500×1500 scores per head, GELU over 1500×2048
 /// per layer). Scalar `expf`/`erff` calls cost more than the GEMMs around them.
@@ -57,6 +59,45 @@ enum VectorMath {
         }
         let inverse = 1 / sum
         for j in 0..<count { row[j] *= inverse }
+    }
+
+    /// The largest of `count` values (-inf for none).
+    static func maximum(_ values: UnsafePointer<Float>, count: Int) -> Float {
+        let raw = UnsafeRawPointer(values)
+        var best = Vector(repeating: -.infinity)
+        var i = 0
+        while i + 8 <= count {
+            let v = raw.loadUnaligned(fromByteOffset: 4 * i, as: Vector.self)
+            best = best.replacing(with: v, where: v .> best)
+            i += 8
+        }
+        var result = best.max()
+        while i < count {
+            result = Swift.max(result, values[i])
+            i += 1
+        }
+        return result
+    }
+
+    /// log Σ exp(values), stable; -inf when every value is -inf.
+    /// Decoding takes one over the 51,865 logits of every beam at every step.
+    static func logSumExp(_ values: UnsafePointer<Float>, count: Int) -> Float {
+        let maxValue = maximum(values, count: count)
+        guard maxValue > -.infinity else { return -.infinity }
+        let raw = UnsafeRawPointer(values)
+        let shift = Vector(repeating: maxValue)
+        var sums = Vector.zero
+        var i = 0
+        while i + 8 <= count {
+            sums += exp(raw.loadUnaligned(fromByteOffset: 4 * i, as: Vector.self) - shift)
+            i += 8
+        }
+        var sum = sums.sum()
+        while i < count {
+            sum += exp(Vector(repeating: values[i] - maxValue))[0]
+            i += 1
+        }
+        return maxValue + logf(sum)
     }
 
     /// GELU, erf form, in place. erf by Abramowitz–Stegun 7.1.26 (|error| < 1.5e-7).

@@ -42,4 +42,28 @@ import Testing
         #expect(key(cache, sequence: 2, position: 1, channel: 1) == 11)
         #expect(cache.values[0][(1 * cache.capacity + 3) * 2] == -2030)
     }
+
+    /// Every permutation and duplication pattern of three beams: the in-place
+    /// reorder must match copying each slot from its source.
+    @Test(arguments: [[1, 2, 0], [2, 0, 1], [1, 0, 2], [0, 0, 0], [1, 1, 1], [0, 2, 2], [2, 1, 0], [0, 1, 0]])
+    func reorderMatchesCopyingFromEachSource(_ sources: [Int]) {
+        var cache = filledCache(sequences: 3, length: 5)
+        cache.reorder(sources)
+        for (slot, source) in sources.enumerated() {
+            for position in 0..<5 {
+                for channel in 0..<2 {
+                    let expected = Float(source * 1000 + position * 10 + channel)
+                    #expect(key(cache, sequence: slot, position: position, channel: channel) == expected)
+                    #expect(cache.values[0][(slot * cache.capacity + position) * 2 + channel] == -expected)
+                }
+            }
+        }
+    }
+
+    @Test func reorderFromOneSequenceFansOut() {
+        var cache = filledCache(sequences: 1, length: 3)
+        cache.reorder([0, 0, 0, 0, 0])
+        #expect(cache.sequenceCount == 5)
+        #expect(key(cache, sequence: 4, position: 2, channel: 1) == 21)
+    }
 }
