@@ -135,13 +135,14 @@ struct TextDecoder: Sendable {
         let total = start + length
         // Append this step's keys and values to the cache.
         let capacity = cache.capacity
+        let prefixLength = cache.prefixLength
         qkv.withUnsafeBufferPointer { src in
             cache.keys[layer].withUnsafeMutableBufferPointer { k in
                 cache.values[layer].withUnsafeMutableBufferPointer { v in
                     for s in 0..<sequenceCount {
                         for i in 0..<length {
                             let row = src.baseAddress! + (s * length + i) * 3 * w
-                            let slot = (s * capacity + start + i) * w
+                            let slot = (s * capacity + start + i - prefixLength) * w
                             (k.baseAddress! + slot).update(from: row + w, count: w)
                             (v.baseAddress! + slot).update(from: row + 2 * w, count: w)
                         }
@@ -156,20 +157,28 @@ struct TextDecoder: Sendable {
         qkv.withUnsafeBufferPointer { q in
             cache.keys[layer].withUnsafeBufferPointer { k in
                 cache.values[layer].withUnsafeBufferPointer { v in
-                    output.withUnsafeMutableBufferPointer { out in
-                        scores.withUnsafeMutableBufferPointer { sc in
-                            // Heads split over the engine's threads, each with its own scores.
-                            ComputeThreads.split(into: parts) { part in
-                                for s in 0..<sequenceCount {
-                                    let slot = s * capacity * w
-                                    for h in stride(from: part, to: d.headCount, by: parts) {
-                                        let offset = h * d.headWidth
-                                        head.attend(query: q.baseAddress! + s * length * 3 * w + offset, queryStride: 3 * w,
-                                                    queryCount: length,
-                                                    key: k.baseAddress! + slot + offset, keyStride: w,
-                                                    value: v.baseAddress! + slot + offset, valueStride: w, keyCount: total,
-                                                    causalOffset: start, scores: sc.baseAddress! + part * length * total,
-                                                    output: out.baseAddress! + s * length * w + offset, outputStride: w)
+                    cache.prefixKeys[layer].withUnsafeBufferPointer { pk in
+                        cache.prefixValues[layer].withUnsafeBufferPointer { pv in
+                            output.withUnsafeMutableBufferPointer { out in
+                                scores.withUnsafeMutableBufferPointer { sc in
+                                    // Heads split over the engine's threads, each with its own scores.
+                                    ComputeThreads.split(into: parts) { part in
+                                        for s in 0..<sequenceCount {
+                                            let slot = s * capacity * w
+                                            for h in stride(from: part, to: d.headCount, by: parts) {
+                                                let offset = h * d.headWidth
+                                                let prefix = prefixLength == 0 ? nil : AttentionHead.SharedKeys(
+                                                    key: pk.baseAddress! + offset, value: pv.baseAddress! + offset,
+                                                    stride: w, count: prefixLength)
+                                                head.attend(query: q.baseAddress! + s * length * 3 * w + offset,
+                                                            queryStride: 3 * w, queryCount: length,
+                                                            key: k.baseAddress! + slot + offset, keyStride: w,
+                                                            value: v.baseAddress! + slot + offset, valueStride: w,
+                                                            keyCount: total - prefixLength, prefix: prefix,
+                                                            causalOffset: start, scores: sc.baseAddress! + part * length * total,
+                                                            output: out.baseAddress! + s * length * w + offset, outputStride: w)
+                                            }
+                                        }
                                     }
                                 }
                             }

@@ -6,32 +6,55 @@ import CBLAS
 /// against `keyCount` keys, writing `[queryCount, headWidth]` into `output`
 /// (row stride `outputStride`). With `causalOffset`, query `i` may attend keys
 /// `0...causalOffset + i` only (decoder self-attention over a KV cache).
-/// `scores` must hold `queryCount * keyCount` floats; after the call it holds
-/// the attention weights (used for word alignment).
+/// `scores` must hold `queryCount * (prefix.count + keyCount)` floats; after
+/// the call it holds the attention weights (used for word alignment).
 struct AttentionHead {
+    /// Keys and values that come before `key`/`value` for every query: the
+    /// prompt, cached once and shared by all beams.
+    struct SharedKeys {
+        var key: UnsafePointer<Float>
+        var value: UnsafePointer<Float>
+        var stride: Int
+        var count: Int
+    }
+
     var headWidth: Int
     var scale: Float
 
     func attend(query: UnsafePointer<Float>, queryStride: Int, queryCount: Int,
                 key: UnsafePointer<Float>, keyStride: Int,
                 value: UnsafePointer<Float>, valueStride: Int, keyCount: Int,
+                prefix: SharedKeys? = nil,
                 causalOffset: Int?, scores: UnsafeMutablePointer<Float>,
                 rawScores: UnsafeMutablePointer<Float>? = nil,
                 output: UnsafeMutablePointer<Float>, outputStride: Int) {
         if queryCount <= Linear.rowsThroughGEMV {
             // Decoder steps: one query per beam. sgemv skips the packing that
             // makes a few-row sgemm several times slower.
+            let prefixCount = prefix?.count ?? 0
+            let allKeys = prefixCount + keyCount
             for row in 0..<queryCount {
-                let rowScores = scores + row * keyCount
+                let rowScores = scores + row * allKeys
+                let q = query + row * queryStride
+                if let prefix, prefixCount > 0 {
+                    cblas_sgemv(CblasRowMajor, CblasNoTrans, Int32(prefixCount), Int32(headWidth), scale,
+                                prefix.key, Int32(prefix.stride), q, 1, 0, rowScores, 1)
+                }
                 cblas_sgemv(CblasRowMajor, CblasNoTrans, Int32(keyCount), Int32(headWidth), scale,
-                            key, Int32(keyStride), query + row * queryStride, 1, 0, rowScores, 1)
-                if let rawScores { (rawScores + row * keyCount).update(from: rowScores, count: keyCount) }
-                normalize(rowScores, row: row, keyCount: keyCount, causalOffset: causalOffset)
+                            key, Int32(keyStride), q, 1, 0, rowScores + prefixCount, 1)
+                if let rawScores { (rawScores + row * allKeys).update(from: rowScores, count: allKeys) }
+                normalize(rowScores, row: row, keyCount: allKeys, causalOffset: causalOffset)
+                let out = output + row * outputStride
+                if let prefix, prefixCount > 0 {
+                    cblas_sgemv(CblasRowMajor, CblasTrans, Int32(prefixCount), Int32(headWidth), 1,
+                                prefix.value, Int32(prefix.stride), rowScores, 1, 0, out, 1)
+                }
                 cblas_sgemv(CblasRowMajor, CblasTrans, Int32(keyCount), Int32(headWidth), 1,
-                            value, Int32(valueStride), rowScores, 1, 0, output + row * outputStride, 1)
+                            value, Int32(valueStride), rowScores + prefixCount, 1, prefixCount > 0 ? 1 : 0, out, 1)
             }
             return
         }
+        precondition((prefix?.count ?? 0) == 0, "shared keys are only for decoder steps")
         cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, Int32(queryCount), Int32(keyCount), Int32(headWidth),
                     scale, query, Int32(queryStride), key, Int32(keyStride), 0, scores, Int32(keyCount))
         if let rawScores { rawScores.update(from: scores, count: queryCount * keyCount) }

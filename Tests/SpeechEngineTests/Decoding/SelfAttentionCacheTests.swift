@@ -23,13 +23,13 @@ import Testing
         cache.keys[0][(sequence * cache.capacity + position) * 2 + channel]
     }
 
-    @Test func reserveGrowsByDoublingAndKeepsTheContents() {
+    @Test func reserveGrowsInStepsAndKeepsTheContents() {
         var cache = filledCache(sequences: 2, length: 3)
         #expect(cache.capacity == 4)
         cache.reserve(9)
-        #expect(cache.capacity == 16)
+        #expect(cache.capacity == 4 + SelfAttentionCache.growthStep)
         #expect(key(cache, sequence: 1, position: 2, channel: 1) == 1021)
-        cache.reserve(1000 - 600)
+        cache.reserve(440)
         #expect(cache.capacity == 448)
     }
 
@@ -60,10 +60,34 @@ import Testing
         }
     }
 
-    @Test func reorderFromOneSequenceFansOut() {
+    @Test func fanOutSharesThePromptInsteadOfCopyingIt() {
         var cache = filledCache(sequences: 1, length: 3)
         cache.reorder([0, 0, 0, 0, 0])
         #expect(cache.sequenceCount == 5)
-        #expect(key(cache, sequence: 4, position: 2, channel: 1) == 21)
+        #expect(cache.prefixLength == 3)
+        #expect(cache.prefixKeys[0] == [0, 1, 10, 11, 20, 21])
+        #expect(cache.prefixValues[0] == [0, -1, -10, -11, -20, -21])
+        // Beam slots hold only what comes after the prompt.
+        #expect(cache.keys[0].count == 5 * SelfAttentionCache.growthStep * 2)
+        cache.reserve(3 + 40)
+        #expect(cache.capacity == 2 * SelfAttentionCache.growthStep)
+    }
+
+    @Test func reorderAfterFanOutMovesOnlyTheBeamsOwnPositions() {
+        var cache = filledCache(sequences: 1, length: 2)
+        cache.reorder([0, 0, 0])
+        cache.reserve(4)
+        // Two decoded positions per beam, tagged by beam.
+        for beam in 0..<3 {
+            for position in 0..<2 {
+                cache.keys[0][(beam * cache.capacity + position) * 2] = Float(100 * (beam + 1) + position)
+            }
+        }
+        cache.length = 4
+        cache.reorder([2, 0, 0])
+        #expect(cache.keys[0][0] == 300 && cache.keys[0][2] == 301)
+        #expect(cache.keys[0][cache.capacity * 2] == 100)
+        #expect(cache.keys[0][2 * cache.capacity * 2 + 2] == 101)
+        #expect(cache.prefixKeys[0] == [0, 1, 10, 11])
     }
 }
