@@ -1,6 +1,6 @@
 import Foundation
 
-/// The process's peak memory use, for `speech bench`.
+/// The process's memory use, for `speech bench`.
 enum ResourceUsage {
     /// Peak resident set size in bytes: `VmHWM` from /proc/self/status, or
     /// `getrusage`'s `ru_maxrss` (kilobytes on Linux) where /proc is absent.
@@ -9,6 +9,12 @@ enum ResourceUsage {
         var usage = rusage()
         getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
         return Int(usage.ru_maxrss) * 1024
+    }
+
+    /// Resident set size now, in bytes: `VmRSS` from /proc/self/status, or
+    /// nil where /proc is absent (getrusage has no current figure).
+    static func currentResidentBytes() -> Int? {
+        statusField("VmRSS").map { $0 * 1024 }
     }
 
     /// A `kB` field of /proc/self/status, e.g. "VmHWM:   123456 kB".

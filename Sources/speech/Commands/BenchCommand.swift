@@ -7,7 +7,7 @@ struct BenchCommand: SpeechCommand {
     static let help = CommandHelp(
         commandName: "bench",
         overview: "Benchmark model load time, transcription wall time, real-time factor and peak memory.",
-        usage: "bench <file> [--runs <N>] [--beam <N>] [--threads <N>] [--model <name>] [--language xx|auto] [--stream [--realtime|--fast]] [--format text|json]",
+        usage: "bench <file> [--runs <N>] [--beam <N>] [--threads <N>] [--model <name>] [--language xx|auto] [--stream [--realtime|--fast] [--rss-every <seconds>] [--no-batch]] [--format text|json]",
         arguments: [("<file>", "The audio file to transcribe in every run.")],
         commandOptions: [
             .value("runs", "N", help: "Timed runs (default: 3)."),
@@ -18,6 +18,8 @@ struct BenchCommand: SpeechCommand {
             .flag("stream", help: "Benchmark live recognition: feed the file in 100 ms chunks to the streaming recognizer."),
             .flag("realtime", help: "With --stream: pace the chunks to real time (latencies as a live user sees them)."),
             .flag("fast", help: "With --stream: feed as fast as possible (the default; measures throughput)."),
+            .value("rss-every", "seconds", help: "With --stream: measure RSS every this many seconds of audio\n(default: 300)."),
+            .flag("batch", help: "With --stream: also transcribe the file in batch and score the stream\nagainst it (default: on).", onByDefault: true),
             .value("format", "format", help: "Output: text or json (default: text)."),
         ],
         discussion: """
@@ -30,6 +32,14 @@ struct BenchCommand: SpeechCommand {
         from end of input to the final result, the real-time factor, peak RSS
         and the WER of the committed transcript against the batch transcript.
         Volatile results come from whisper-tiny.en for English when installed.
+        It also prints an RSS timeline: resident memory at the start, every
+        --rss-every seconds of audio processed and at the end of the stream
+        (before the batch pass), so a long stream shows whether memory stays
+        flat. --fast keeps at most 30 s of audio queued ahead of the recognizer.
+
+        EXAMPLES:
+          speech bench --stream clip.wav --realtime
+          speech bench --stream one-hour.wav --fast --rss-every 300 --no-batch
         """)
 
     var file: String
@@ -39,6 +49,8 @@ struct BenchCommand: SpeechCommand {
     var json: Bool
     var stream: Bool
     var realtime: Bool
+    var residentSampleIntervalSeconds: Int
+    var comparesWithBatch: Bool
 
     init(arguments: ParsedArguments) throws(UsageError) {
         guard arguments.positionals.count <= 1 else {
@@ -55,6 +67,11 @@ struct BenchCommand: SpeechCommand {
             throw UsageError("--realtime and --fast go with --stream.")
         }
         if realtime && arguments.flag("fast") { throw UsageError("Choose one of --realtime and --fast.") }
+        residentSampleIntervalSeconds = try arguments.integer("rss-every", in: 1...86_400) ?? 300
+        comparesWithBatch = arguments.flag("batch", default: true)
+        if !stream && (arguments.value("rss-every") != nil || !comparesWithBatch) {
+            throw UsageError("--rss-every and --no-batch go with --stream.")
+        }
     }
 
     func validate() throws(UsageError) {
@@ -111,7 +128,9 @@ struct BenchCommand: SpeechCommand {
             ? try ModelCache.shared.transcriber(.whisperTinyEn) : nil
         let samples = try AudioDecoder.decode(contentsOf: URL(fileURLWithPath: file))
         let benchmark = StreamingBenchmark(samples: samples, realtime: realtime, options: options,
-                                           accurate: accurate, fast: fast)
+                                           accurate: accurate, fast: fast,
+                                           residentSampleIntervalSeconds: Double(residentSampleIntervalSeconds),
+                                           comparesWithBatch: comparesWithBatch)
         let result = try await benchmark.run()
         console.writeOutput(json ? try JSONOutput.encode(result) : StreamingBenchmark.table(result))
     }

@@ -5,18 +5,20 @@ import SpeechEvaluation
 /// `speech eval MANIFEST`: transcribe every clip of a manifest in its
 /// language and print WER (CER for Japanese, Chinese, Korean) per set, with
 /// Whisper's normalisation, and the real-time factor. With `--score`, score
-/// an existing hypotheses file (for instance faster-whisper's) instead.
+/// an existing hypotheses file (for instance faster-whisper's) instead; with
+/// `--stream`, score the streaming recognizer's committed text beside batch.
 struct EvalCommand: SpeechCommand {
     static let help = CommandHelp(
         commandName: "eval",
         overview: "Measure word error rate on a manifest of clips with reference transcripts.",
-        usage: "eval <manifest> [--set <name>]... [--hypotheses <out.tsv>] [--score <hyp.tsv>] [--model <name>] [--beam <N>] [--format text|json]",
+        usage: "eval <manifest> [--set <name>]... [--hypotheses <out.tsv>] [--score <hyp.tsv> | --stream] [--model <name>] [--beam <N>] [--format text|json]",
         arguments: [("<manifest>", "A manifest.tsv (id, set, language, duration_s, path, reference_text;\npaths relative to the manifest).")],
         commandOptions: [
             .repeated("set", "name", help: "Evaluate only this set."),
             .repeated("exclude-from-english", "name", help: "Leave this set out of the English total (e.g. digit strings)."),
             .value("hypotheses", "out.tsv", help: "Write id<TAB>hypothesis lines to this file."),
             .value("score", "hyp.tsv", help: "Score this id<TAB>hypothesis file instead of transcribing."),
+            .flag("stream", help: "Stream each clip through the streaming recognizer (100 ms chunks, as\nfast as it takes them) and show its WER beside batch WER."),
             ModelChoice.option,
             DecodingArguments.beamOption,
             DecodingArguments.threadsOption,
@@ -28,9 +30,16 @@ struct EvalCommand: SpeechCommand {
         Rates are total errors over total reference words of each set. RTF is
         processing time over audio time (below 1 is faster than real time).
 
+        With --stream every clip is recognised twice: streamed, scoring the
+        committed text (the final results joined), and in batch. The table
+        shows both rates per set, for English and per unit, and their
+        difference in points. --hypotheses then writes the streamed text.
+        Volatile passes use whisper-tiny.en on English clips when installed.
+
         EXAMPLES:
           speech eval ../shared/corpus/manifest.tsv --hypotheses ours.tsv
           speech eval ../shared/corpus/manifest.tsv --score faster-whisper.tsv
+          speech eval ../shared/corpus/manifest.tsv --stream --hypotheses stream.tsv
         """)
 
     var manifestPath: String
@@ -42,6 +51,7 @@ struct EvalCommand: SpeechCommand {
     var decoding: DecodingArguments
     var json: Bool
     var showsDiffs: Bool
+    var stream: Bool
 
     init(arguments: ParsedArguments) throws(UsageError) {
         guard arguments.positionals.count <= 1 else {
@@ -56,12 +66,16 @@ struct EvalCommand: SpeechCommand {
         decoding = try DecodingArguments(arguments: arguments)
         json = try arguments.choice("format", from: ["text", "json"]) == "json"
         showsDiffs = arguments.flag("diffs")
+        stream = arguments.flag("stream")
     }
 
     func validate() throws(UsageError) {
         guard !manifestPath.isEmpty else { throw UsageError("Missing expected argument '<manifest>'.") }
         if scorePath != nil, hypothesesPath != nil {
             throw UsageError("--score reads hypotheses and --hypotheses writes them; give one of the two.")
+        }
+        if scorePath != nil, stream {
+            throw UsageError("--score reads hypotheses and --stream makes them; give one of the two.")
         }
     }
 
@@ -72,6 +86,7 @@ struct EvalCommand: SpeechCommand {
             throw UsageError("Unknown set '\(unknown[0])'; the manifest has: \(manifest.setNames.joined(separator: ", ")).")
         }
         let entries = manifest.entries(inSets: sets)
+        if stream { return try await runStreaming(entries, console: console) }
         let clips: [EvaluatedClip]
         var modelLoadSeconds: Double?
         if let scorePath {
@@ -93,6 +108,51 @@ struct EvalCommand: SpeechCommand {
             console.writeOutput(report.table)
             if showsDiffs { console.writeOutput(Self.diffs(of: clips)) }
         }
+    }
+
+    private func runStreaming(_ entries: [ManifestEntry], console: Console) async throws {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let accurate = try model.loadTranscriber()
+        let fast = AssetStore.default.isInstalled(.whisperTinyEn) ? try ModelCache.shared.transcriber(.whisperTinyEn) : nil
+        let loadSeconds = (clock.now - start).seconds
+        console.log(String(format: "Loaded %@%@ in %.2f s; streaming %d clips.", model.description,
+                           fast == nil ? "" : " and whisper-tiny.en", loadSeconds, entries.count))
+        let evaluation = StreamingEvaluation(accurate: accurate, fastEnglish: fast, decoding: decoding)
+        let output = try hypothesesPath.map { try HypothesisWriter(path: $0) }
+        var results: [StreamingEvaluation.ClipResult] = []
+        for (index, entry) in entries.enumerated() {
+            if model.isEnglishOnly, entry.language != "en" {
+                console.log("[\(index + 1)/\(entries.count)] \(entry.id): skipped (\(model) is English-only)")
+                continue
+            }
+            let result = try await evaluation.evaluate(entry)
+            results.append(result)
+            try output?.append(id: entry.id, hypothesis: result.stream.hypothesis)
+            console.log(String(format: "[%d/%d] %@  %@ stream %.1f%% batch %.1f%%  %.2f s + %.2f s",
+                               index + 1, entries.count, entry.id, result.stream.score.unit.rateName,
+                               result.stream.score.counts.rate * 100, result.batch.score.counts.rate * 100,
+                               result.stream.processingSeconds ?? 0, result.batch.processingSeconds ?? 0))
+        }
+        let comparison = StreamingComparison(clips: results, excludedFromEnglishTotal: Set(excludedFromEnglish))
+        if json {
+            console.writeOutput(try JSONOutput.encode(StreamingEvaluationDocument(
+                comparison: comparison, modelLoadSeconds: loadSeconds,
+                volatileModel: fast == nil ? nil : ModelName.whisperTinyEn.rawValue)))
+        } else {
+            console.writeOutput(comparison.table)
+            if showsDiffs { console.writeOutput(Self.diffs(of: comparison.stream.clips)) }
+        }
+    }
+
+    /// Scores one clip's hypothesis as every mode of eval does.
+    static func scoredClip(_ entry: ManifestEntry, hypothesis: String, sampleCount: Int,
+                           processingSeconds: Double) -> EvaluatedClip {
+        var measured = entry
+        if measured.durationSeconds == nil { measured.durationSeconds = Double(sampleCount) / AudioDecoder.sampleRate }
+        let score = TranscriptScorer().score(reference: entry.referenceText, hypothesis: hypothesis,
+                                             languageTag: entry.languageTag)
+        return EvaluatedClip(entry: measured, hypothesis: hypothesis, score: score, processingSeconds: processingSeconds)
     }
 
     /// A word (or character) diff of each clip with errors, worst first.
@@ -129,7 +189,6 @@ struct EvalCommand: SpeechCommand {
     /// so an interrupted run keeps what it did.
     func transcribe(_ entries: [ManifestEntry], with transcriber: Transcriber,
                     console: Console) throws -> [EvaluatedClip] {
-        let scorer = TranscriptScorer()
         let output = try hypothesesPath.map { try HypothesisWriter(path: $0) }
         let clock = ContinuousClock()
         var clips: [EvaluatedClip] = []
@@ -142,12 +201,10 @@ struct EvalCommand: SpeechCommand {
             let samples = try AudioDecoder.decode(contentsOf: entry.audioURL)
             let transcript = try transcriber.transcribe(samples: samples, options: decoding.options(language: entry.language))
             let seconds = (clock.now - start).seconds
-            var measured = entry
-            if measured.durationSeconds == nil { measured.durationSeconds = Double(samples.count) / AudioDecoder.sampleRate }
-            let clipScore = scorer.score(reference: entry.referenceText, hypothesis: transcript.text,
-                                         languageTag: entry.languageTag)
-            clips.append(EvaluatedClip(entry: measured, hypothesis: transcript.text, score: clipScore,
-                                       processingSeconds: seconds))
+            let clip = Self.scoredClip(entry, hypothesis: transcript.text, sampleCount: samples.count,
+                                       processingSeconds: seconds)
+            let clipScore = clip.score
+            clips.append(clip)
             try output?.append(id: entry.id, hypothesis: transcript.text)
             console.log(String(format: "[%d/%d] %@  %@ %.1f%%  %.2f s", index + 1, entries.count, entry.id,
                                clipScore.unit.rateName, clipScore.counts.rate * 100, seconds))

@@ -6,6 +6,13 @@ import Testing
         let status = "Name:\tspeech\nVmPeak:\t  500 kB\nVmHWM:\t  123456 kB\nVmRSS:\t 1000 kB\n"
         #expect(ResourceUsage.parseStatusField("VmHWM", in: status) == 123_456)
         #expect(ResourceUsage.parseStatusField("VmSwap", in: status) == nil)
+        #expect(ResourceUsage.parseStatusField("VmRSS", in: status) == 1_000)
+    }
+
+    @Test func currentResidentSizeIsPlausibleAndBelowThePeak() throws {
+        let current = try #require(ResourceUsage.currentResidentBytes())
+        #expect(current > 1_000_000)
+        #expect(current <= ResourceUsage.peakResidentBytes())
     }
 
     @Test func peakResidentSizeIsPlausible() {

@@ -40,6 +40,17 @@ import Testing
         #expect(!text.contains("--[no-]words"))
     }
 
+    @Test func streamingOptionsAreDocumented() {
+        let eval = EvalCommand.help.text
+        #expect(eval.contains("--stream "))
+        #expect(eval.contains("[--score <hyp.tsv> | --stream]"))
+        #expect(eval.contains("speech eval ../shared/corpus/manifest.tsv --stream"))
+        let bench = BenchCommand.help.text
+        for option in ["--rss-every <seconds>", "--[no-]batch", "RSS timeline"] {
+            #expect(bench.contains(option), "\(option)")
+        }
+    }
+
     @Test func groupsListSubcommands() {
         let text = SpeechTool.tree.help.text
         #expect(text.contains("SUBCOMMANDS:"))

@@ -1,0 +1,119 @@
+import Foundation
+import SpeechEngine
+
+/// Feeds samples to a `StreamingRecognizer` in 100 ms chunks and collects
+/// what it reports. `speech bench --stream` and `speech eval --stream` both
+/// use it, so the committed text eval scores is the one bench measures.
+struct StreamFeeder {
+    /// How chunks are paced.
+    enum Pacing: String, Sendable {
+        /// One chunk per 100 ms of wall time, as a microphone delivers them.
+        case realtime
+        /// As fast as the recognizer takes them.
+        case fast
+    }
+
+    static let chunkSampleCount = 1_600
+
+    /// In fast mode, at most this much audio waits in the recognizer's queue.
+    /// Queueing a whole file at once would hold a second copy of it in small
+    /// chunks, and an hour of those would dominate (and, once freed, mask) the
+    /// recognizer's own memory. 30 s keeps the queue well above the 0.3 s at
+    /// which the recognizer stops skipping volatile passes, so fast mode still
+    /// measures throughput of the final passes.
+    static let fastLookAheadSamples = 30 * 16_000
+
+    var pacing: Pacing
+    /// Audio seconds between RSS measurements, or nil for none.
+    var residentSampleIntervalSeconds: Double?
+
+    /// What one stream reported, with the wall-clock instants of its events.
+    struct Outcome: Sendable {
+        var finals: [StreamingHypothesis] = []
+        var volatileCount = 0
+        /// Audio time at which speech was first detected.
+        var speechOnsetSeconds: Double?
+        var start: ContinuousClock.Instant
+        var firstVolatile: ContinuousClock.Instant?
+        /// Every volatile and final result, in order.
+        var resultTimes: [ContinuousClock.Instant] = []
+        /// The last final result (`start` if there was none).
+        var lastFinal: ContinuousClock.Instant
+        /// When `finish()` was called: all audio was handed over.
+        var endOfInput: ContinuousClock.Instant
+        /// When the recognizer reported `.finished`.
+        var end: ContinuousClock.Instant
+        var residentTimeline: ResidentTimeline?
+
+        /// The committed transcript: every final result's text, in order.
+        var committedText: String { finals.map(\.text).joined(separator: " ") }
+
+        var wallSeconds: Double { (end - start).seconds }
+    }
+
+    /// Streams `samples` through `recognizer` and waits for `.finished`.
+    /// - Throws: the `EngineError` of a `.failed` event.
+    func run(_ samples: [Float], through recognizer: StreamingRecognizer) async throws -> Outcome {
+        let clock = ContinuousClock()
+        let start = clock.now
+        var outcome = Outcome(start: start, lastFinal: start, endOfInput: start, end: start)
+        outcome.residentTimeline = residentSampleIntervalSeconds.map(ResidentTimeline.init(intervalSeconds:))
+        outcome.residentTimeline?.recordIfDue(Self.measure(audioSeconds: 0, since: start), atAudioSeconds: 0)
+        let pacing = self.pacing
+        let feeder = Task {
+            var offset = 0
+            var chunkIndex = 0
+            while offset < samples.count, !Task.isCancelled {
+                if pacing == .fast {
+                    // Polling is enough: a commit pass takes far longer than one sleep.
+                    while recognizer.pendingSampleCount >= Self.fastLookAheadSamples, !Task.isCancelled {
+                        try? await Task.sleep(for: .milliseconds(5))
+                    }
+                }
+                recognizer.append(Array(samples[offset..<min(samples.count, offset + Self.chunkSampleCount)]))
+                offset += Self.chunkSampleCount
+                chunkIndex += 1
+                if pacing == .realtime { try? await clock.sleep(until: start + .milliseconds(100 * chunkIndex)) }
+            }
+            recognizer.finish()
+            return clock.now
+        }
+        // A failed recognizer stops taking audio; without this the fast feeder would wait on it forever.
+        defer { feeder.cancel() }
+        for await event in recognizer.events {
+            switch event {
+            case .speechDetected(let at):
+                if outcome.speechOnsetSeconds == nil { outcome.speechOnsetSeconds = at }
+            case .volatile:
+                outcome.volatileCount += 1
+                if outcome.firstVolatile == nil { outcome.firstVolatile = clock.now }
+                outcome.resultTimes.append(clock.now)
+            case .final(let hypothesis):
+                outcome.finals.append(hypothesis)
+                outcome.lastFinal = clock.now
+                outcome.resultTimes.append(clock.now)
+            case .progress(let processed):
+                outcome.residentTimeline?.recordIfDue(Self.measure(audioSeconds: processed, since: start),
+                                                      atAudioSeconds: processed)
+            case .failed(let error):
+                recognizer.cancel()
+                throw error
+            case .limitReached, .finished: break
+            }
+        }
+        outcome.endOfInput = await feeder.value
+        outcome.end = clock.now
+        let audioSeconds = Double(samples.count) / AudioDecoder.sampleRate
+        outcome.residentTimeline?.recordEnd(Self.measure(audioSeconds: audioSeconds, since: start))
+        return outcome
+    }
+
+    private static func measure(audioSeconds: Double, since start: ContinuousClock.Instant) -> ResidentTimeline.Point {
+        let megabyte = 1_048_576.0
+        let peak = Double(ResourceUsage.peakResidentBytes()) / megabyte
+        return ResidentTimeline.Point(
+            audioSeconds: audioSeconds, wallSeconds: (ContinuousClock.now - start).seconds,
+            residentMegabytes: ResourceUsage.currentResidentBytes().map { Double($0) / megabyte } ?? peak,
+            peakResidentMegabytes: peak)
+    }
+}

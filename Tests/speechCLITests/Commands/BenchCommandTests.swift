@@ -1,0 +1,75 @@
+import Foundation
+import Testing
+@testable import SpeechCLI
+
+@Suite struct BenchCommandTests {
+    func command(_ arguments: [String]) throws -> BenchCommand {
+        let parsed = try ParsedArguments(arguments, specs: BenchCommand.help.options)
+        let command = try BenchCommand(arguments: parsed)
+        try command.validate()
+        return command
+    }
+
+    @Test func streamDefaultsToAnRSSPointEveryFiveMinutesAndABatchComparison() throws {
+        let command = try command(["a.wav", "--stream"])
+        #expect(command.stream)
+        #expect(!command.realtime)
+        #expect(command.residentSampleIntervalSeconds == 300)
+        #expect(command.comparesWithBatch)
+    }
+
+    @Test func rssIntervalAndNoBatch() throws {
+        let command = try command(["a.wav", "--stream", "--fast", "--rss-every", "60", "--no-batch"])
+        #expect(command.residentSampleIntervalSeconds == 60)
+        #expect(!command.comparesWithBatch)
+    }
+
+    @Test func usageMistakes() {
+        for arguments in [["a.wav", "--rss-every", "60"], ["a.wav", "--no-batch"],
+                          ["a.wav", "--stream", "--rss-every", "0"], ["a.wav", "--stream", "--rss-every", "1.5"],
+                          ["a.wav", "--stream", "--realtime", "--fast"], ["a.wav", "--fast"]] {
+            #expect(throws: UsageError.self, "\(arguments)") { try command(arguments) }
+        }
+    }
+
+    static func result(timeline: ResidentTimeline?, wer: Double?) -> StreamingBenchmark.Result {
+        StreamingBenchmark.Result(
+            mode: "fast", audioSeconds: 700, speechOnsetSeconds: 0.5, firstVolatileAfterOnsetSeconds: nil,
+            updateInterval: TimingSummary(runs: [1, 2]), finalAfterEndOfInputSeconds: 0.2, realTimeFactor: 0.15,
+            peakResidentMegabytes: 640, residentTimeline: timeline, volatileCount: 0, finalCount: 40,
+            committedText: "a b", batchText: wer == nil ? nil : "a b", committedVersusBatchWER: wer)
+    }
+
+    @Test func streamingTableEndsWithTheRSSTimeline() {
+        var timeline = ResidentTimeline(intervalSeconds: 300)
+        for (audio, resident) in [(0.0, 300.0), (300, 520), (600, 521), (700, 521)] {
+            let point = ResidentTimeline.Point(audioSeconds: audio, wallSeconds: audio * 0.15,
+                                               residentMegabytes: resident, peakResidentMegabytes: 530)
+            timeline.recordIfDue(point, atAudioSeconds: audio)
+            if audio == 700 { timeline.recordEnd(point) }
+        }
+        let table = StreamingBenchmark.table(Self.result(timeline: timeline, wer: 0.01))
+        #expect(table.contains("committed vs batch WER    1.00%\n"), "\(table)")
+        #expect(table.contains("\nRSS timeline (every 0:05:00 of audio)\n"), "\(table)")
+        #expect(table.contains("\n  0:11:40     105.0 s   521.0 MB   530.0 MB\n"), "\(table)")
+        #expect(table.hasSuffix("RSS after the start: 520.0–521.0 MB (spread 1.0 MB)\n"), "\(table)")
+    }
+
+    @Test func streamingTableWithoutBatchOrTimeline() {
+        let table = StreamingBenchmark.table(Self.result(timeline: nil, wer: nil))
+        #expect(table.contains("committed vs batch WER    not measured (--no-batch)"), "\(table)")
+        #expect(!table.contains("RSS timeline"))
+    }
+
+    @Test func streamingJSONCarriesTheTimeline() throws {
+        var timeline = ResidentTimeline(intervalSeconds: 300)
+        timeline.recordEnd(ResidentTimeline.Point(audioSeconds: 0, wallSeconds: 0, residentMegabytes: 1,
+                                                  peakResidentMegabytes: 1))
+        let json = try JSONOutput.encode(Self.result(timeline: timeline, wer: nil))
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        let resident = try #require(object["residentTimeline"] as? [String: Any])
+        #expect((resident["points"] as? [Any])?.count == 1)
+        #expect(object["committedVersusBatchWER"] == nil)
+        #expect(object["committedText"] as? String == "a b")
+    }
+}
