@@ -52,8 +52,10 @@ private final class PartWorkers: @unchecked Sendable {
     static let shared = PartWorkers(helperCount: ComputeThreads.defaultCount - 1)
 
     private enum State { static let idle = 0, posted = 1, asleep = 2 }
-    /// Spins (with a pause each) a helper waits before it sleeps: about 0.2 ms.
-    private static let spinLimit = 20_000
+    /// Checks a helper makes, yielding the CPU between them, before it sleeps
+    /// (a few hundred microseconds). Yielding keeps a waiting thread from
+    /// holding a core that another process or the job's other half needs.
+    private static let spinLimit = 500
 
     /// One helper's hand-off: its state and the semaphore it sleeps on.
     private final class Slot: Sendable {
@@ -96,7 +98,10 @@ private final class PartWorkers: @unchecked Sendable {
             var spins = 0
             while slot.state.load(ordering: .acquiring) != State.posted {
                 spins += 1
-                if spins < Self.spinLimit { continue }
+                if spins < Self.spinLimit {
+                    sched_yield()
+                    continue
+                }
                 if slot.state.compareExchange(expected: State.idle, desired: State.asleep,
                                               ordering: .acquiringAndReleasing).exchanged {
                     slot.wake.wait()
@@ -125,7 +130,7 @@ private final class PartWorkers: @unchecked Sendable {
             }
             body(0)
             for part in (helpers + 1)..<parts { body(part) }
-            while completed.load(ordering: .acquiring) < helpers {}
+            while completed.load(ordering: .acquiring) < helpers { sched_yield() }
             job = nil
         }
     }
