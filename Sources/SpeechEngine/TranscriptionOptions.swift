@@ -41,7 +41,8 @@ public struct TranscriptionOptions: Sendable, Hashable {
     public var alternativeCount: Int = 1
     /// Skip 30 s windows in which the speech detector finds no speech.
     public var skipsWindowsWithoutSpeech: Bool = true
-    /// OpenBLAS threads for this request (nil: the engine default, at most 2).
+    /// Compute threads for this request, at most one per processor
+    /// (nil: the engine default, at most 2).
     public var threadCount: Int? = nil
 
     public enum Task: String, Sendable, Hashable { case transcribe, translate }

@@ -24,16 +24,23 @@ enum ComputeThreads {
         return count > 0 ? count : defaultCount
     }
 
-    /// Starts the helpers and pins OpenBLAS to one thread; the engine's
-    /// entry points (model, mel front end, speech detector) call it first.
+    /// Pins OpenBLAS to one thread; the engine's entry points (model, mel
+    /// front end, speech detector) call it before any BLAS work.
     static func prepare() {
-        PartWorkers.shared.prepare()
+        PartWorkers.shared.start(helpers: 0)
     }
 
-    /// Sets the thread count for the jobs that follow (process-wide).
+    /// Sets the thread count for the jobs that follow (process-wide), at
+    /// most one per processor.
     static func use(_ count: Int) {
-        PartWorkers.shared.prepare()
-        requested.store(max(1, min(count, PartWorkers.shared.helperCount + 1)), ordering: .relaxed)
+        let count = clamped(count)
+        PartWorkers.shared.start(helpers: count - 1)
+        requested.store(count, ordering: .relaxed)
+    }
+
+    /// A requested thread count made valid: at least one, one per processor at most.
+    static func clamped(_ count: Int) -> Int {
+        max(1, min(count, ProcessInfo.processInfo.activeProcessorCount))
     }
 
     /// Runs `body(part)` for `parts` disjoint parts of one job, at once on
@@ -49,7 +56,7 @@ enum ComputeThreads {
 /// jobs of tens of microseconds, so a helper spins briefly for the next job
 /// before it sleeps on its semaphore (the caller wakes it only when asleep).
 private final class PartWorkers: @unchecked Sendable {
-    static let shared = PartWorkers(helperCount: ComputeThreads.defaultCount - 1)
+    static let shared = PartWorkers(maximumHelperCount: ProcessInfo.processInfo.activeProcessorCount - 1)
 
     private enum State { static let idle = 0, posted = 1, asleep = 2 }
     /// Checks a helper makes, yielding the CPU between them, before it sleeps
@@ -63,33 +70,37 @@ private final class PartWorkers: @unchecked Sendable {
         let wake = DispatchSemaphore(value: 0)
     }
 
-    let helperCount: Int
+    let maximumHelperCount: Int
     private let slots: [Slot]
     private let completed = Atomic<Int>(0)
     private let busy = NSLock()
     // Written under `busy` before a release store of `posted`; read after an acquire load.
     private var job: ((Int) -> Void)?
-    private let started = Mutex(false)
+    /// Helper threads running; they are started on demand and never stop.
+    private let started = Atomic<Int>(0)
+    private let starting = NSLock()
 
-    private init(helperCount: Int) {
-        self.helperCount = max(0, helperCount)
-        slots = (0..<self.helperCount).map { _ in Slot() }
+    private init(maximumHelperCount: Int) {
+        self.maximumHelperCount = max(0, maximumHelperCount)
+        slots = (0..<self.maximumHelperCount).map { _ in Slot() }
         // Keep OpenBLAS from starting its own spinning workers.
         openblas_set_num_threads(1)
     }
 
-    /// Starts the helper threads once.
-    func prepare() {
-        let first = started.withLock { started in
-            defer { started = true }
-            return !started
-        }
-        guard first else { return }
-        for helper in 0..<helperCount {
+    /// Makes sure at least `helpers` helper threads run.
+    func start(helpers: Int) {
+        let wanted = min(helpers, maximumHelperCount)
+        guard started.load(ordering: .acquiring) < wanted else { return }
+        starting.lock()
+        defer { starting.unlock() }
+        let running = started.load(ordering: .relaxed)
+        guard running < wanted else { return }
+        for helper in running..<wanted {
             let thread = Thread { [self] in loop(helper) }
             thread.name = "speechcompat-compute-\(helper + 1)"
             thread.start()
         }
+        started.store(wanted, ordering: .releasing)
     }
 
     private func loop(_ helper: Int) {
@@ -115,12 +126,11 @@ private final class PartWorkers: @unchecked Sendable {
     }
 
     func run(parts: Int, _ body: (Int) -> Void) {
-        prepare()
         // A second job at the same moment (two transcriptions at once) runs on its caller alone.
         guard busy.try() else { return (0..<parts).forEach(body) }
         defer { busy.unlock() }
         withoutActuallyEscaping(body) { body in
-            let helpers = min(helperCount, parts - 1)
+            let helpers = min(started.load(ordering: .acquiring), parts - 1)
             job = body
             completed.store(0, ordering: .relaxed)
             for helper in 0..<helpers {

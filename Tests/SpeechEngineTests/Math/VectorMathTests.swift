@@ -44,4 +44,28 @@ import Testing
         #expect(row[5] == 0)
         #expect(row[6] > row[0])
     }
+
+    @Test(arguments: [1, 7, 8, 9, 51_865])
+    func logSumExpAndMaximumMatchDirectSums(count: Int) {
+        var generator = SeededGenerator(seed: UInt64(count))
+        let values = (0..<count).map { _ in Float.random(in: -30...20, using: &generator) }
+        let maximum = values.max()!
+        let reference = Double(maximum) + Foundation.log(values.reduce(0.0) { $0 + Foundation.exp(Double($1 - maximum)) })
+        values.withUnsafeBufferPointer { v in
+            #expect(VectorMath.maximum(v.baseAddress!, count: count) == maximum)
+            #expect(abs(Double(VectorMath.logSumExp(v.baseAddress!, count: count)) - reference) < 1e-4)
+        }
+    }
+
+    @Test func logSumExpIgnoresMaskedValuesAndIsMinusInfinityWhenAllAreMasked() {
+        let masked: [Float] = [-.infinity, 0, -.infinity, 0, -.infinity, -.infinity, -.infinity, -.infinity, -.infinity]
+        masked.withUnsafeBufferPointer { v in
+            #expect(abs(VectorMath.logSumExp(v.baseAddress!, count: v.count) - Foundation.log(2)) < 1e-6)
+        }
+        let allMasked = [Float](repeating: -.infinity, count: 11)
+        allMasked.withUnsafeBufferPointer { v in
+            #expect(VectorMath.logSumExp(v.baseAddress!, count: v.count) == -.infinity)
+            #expect(VectorMath.maximum(v.baseAddress!, count: v.count) == -.infinity)
+        }
+    }
 }
