@@ -32,7 +32,7 @@ import TestSupport
 
 /// The commands on the real engine and the suites in MigrationGuide/.
 @Suite("speech migration commands on the real engine",
-       .enabled(if: MigrationModelSupport.enabled, "set SPEECHCOMPAT_MODEL_TESTS=1 (release build, whisper-base)"),
+       .enabled(if: Models.testsEnabled, Models.disabledReason),
        .serialized)
 struct MigrationCommandModelTests {
     private let speech = ExampleProgram(name: "speech")

@@ -7,7 +7,7 @@ import TestSupport
 /// Each step of the migration guide: the before (legacy) and after (modern)
 /// programs run on the same corpus clip and must give equivalent output.
 @Suite("Migration guide examples",
-       .enabled(if: MigrationModelSupport.enabled, "set SPEECHCOMPAT_MODEL_TESTS=1 (release build, whisper-base)"),
+       .enabled(if: Models.testsEnabled, Models.disabledReason),
        .serialized)
 struct GuideExampleTests {
     private let clip = Fixtures.corpusClip("audio/librispeech-dev-clean/1272-128104-0000.wav")

@@ -9,7 +9,7 @@ import TestSupport
 /// The adapters against the native faces on real speech through the real
 /// engine: the same audio must give equivalent results both ways.
 @Suite("Adapters on the real engine",
-       .enabled(if: MigrationModelSupport.enabled, "set SPEECHCOMPAT_MODEL_TESTS=1 (release build, whisper-base)"),
+       .enabled(if: Models.testsEnabled, Models.disabledReason),
        .serialized)
 struct AdapterModelTests {
     private let runner = PathRunner(locale: Locale(identifier: "en-US"))

@@ -7,7 +7,7 @@ import TestSupport
 /// (references, goldens, all four paths against each other); the
 /// deliberately broken one fails with a report that says why.
 @Suite("Sample migration suites on the real engine",
-       .enabled(if: MigrationModelSupport.enabled, "set SPEECHCOMPAT_MODEL_TESTS=1 (release build, whisper-base)"),
+       .enabled(if: Models.testsEnabled, Models.disabledReason),
        .serialized)
 struct SampleSuiteModelTests {
     private let guide = Fixtures.packageRoot.appendingPathComponent("MigrationGuide")

@@ -7,7 +7,7 @@ import TestSupport
 
 /// Every sample program, both faces, on corpus audio through the real engine.
 @Suite("Sample programs",
-       .enabled(if: MigrationModelSupport.enabled, "set SPEECHCOMPAT_MODEL_TESTS=1 (release build, whisper-base)"),
+       .enabled(if: Models.testsEnabled, Models.disabledReason),
        .serialized)
 struct SampleProgramTests {
     private let clip = MigrationModelSupport.goForward

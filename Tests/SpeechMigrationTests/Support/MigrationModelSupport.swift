@@ -8,9 +8,6 @@ import TestSupport
 /// release builds, so they run only with `SPEECHCOMPAT_MODEL_TESTS=1`:
 /// `SPEECHCOMPAT_MODEL_TESTS=1 swift test -c release -Xswiftc -enable-testing --filter SpeechMigrationTests`.
 enum MigrationModelSupport {
-    /// Whether the real-model tests are switched on.
-    static let enabled = ProcessInfo.processInfo.environment["SPEECHCOMPAT_MODEL_TESTS"] == "1"
-
     /// A short clip: "go forward ten meters" (2.8 s).
     static let goForward = Fixtures.corpusClip("audio/pocketsphinx/ps_goforward.wav")
 

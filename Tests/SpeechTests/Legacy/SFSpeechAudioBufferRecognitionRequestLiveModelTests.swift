@@ -1,3 +1,4 @@
+import TestSupport
 import Foundation
 import Speech
 import Testing
@@ -5,7 +6,7 @@ import Testing
 /// Apple's live-capture pattern — AVAudioEngine input tap → `append(_:)`,
 /// partial results printed, stop → `endAudio()`, `isFinal` → done — written
 /// as an iOS app writes it, against the ALSA file-plugin microphone.
-@Suite(.enabled(if: ModelTestSupport.enabled, "set SPEECHCOMPAT_MODEL_TESTS=1 (release build)"), .serialized)
+@Suite(.enabled(if: Models.testsEnabled, Models.disabledReason), .serialized)
 struct SFSpeechAudioBufferRecognitionRequestLiveModelTests {
     /// The state an app's view controller keeps.
     final class LiveTranscription: @unchecked Sendable {

@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 
 /// The legacy face on the real engine and real speech (see `ModelTestSupport`).
-@Suite(.enabled(if: ModelTestSupport.enabled, "set SPEECHCOMPAT_MODEL_TESTS=1 (release build)"), .serialized)
+@Suite(.enabled(if: Models.testsEnabled, Models.disabledReason), .serialized)
 struct SFSpeechRecognizerModelTests {
     final class Partials: @unchecked Sendable {
         private let lock = NSLock()

@@ -1,3 +1,4 @@
+import TestSupport
 import Foundation
 import Speech
 import SpeechEngine
@@ -5,7 +6,7 @@ import Testing
 
 /// Legacy-face accuracy against the engine's own batch transcription, on the
 /// English dev clips (LibriSpeech dev-clean, LJ Speech), real model.
-@Suite(.enabled(if: ModelTestSupport.enabled, "set SPEECHCOMPAT_MODEL_TESTS=1 (release build)"), .serialized)
+@Suite(.enabled(if: Models.testsEnabled, Models.disabledReason), .serialized)
 struct SFSpeechURLRecognitionRequestAccuracyModelTests {
     @Test func legacyWERIsWithinHalfAPointOfTheEngineBatchWER() async throws {
         let ids = try ModelTestSupport.clipIDs(inSets: ["librispeech-dev-clean", "ljspeech"])

@@ -11,7 +11,7 @@ import TestSupport
 /// Scripts/test.sh runs every `*ModelTests` suite in release. Without
 /// whisper-base installed they fail with the command that installs it.
 @Suite("Modern face on the real engine",
-       .enabled(if: ModelTestSupport.enabled, "set SPEECHCOMPAT_MODEL_TESTS=1"),
+       .enabled(if: Models.testsEnabled, Models.disabledReason),
        .serialized)
 struct ModernModelTests {
     private static let clip = Fixtures.corpusClip("audio/pocketsphinx/ps_goforward.wav")

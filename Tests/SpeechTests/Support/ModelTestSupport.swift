@@ -9,9 +9,6 @@ import TestSupport
 /// builds, so they run only when `SPEECHCOMPAT_MODEL_TESTS=1`:
 /// `SPEECHCOMPAT_MODEL_TESTS=1 swift test -c release -Xswiftc -enable-testing --filter ModelTests`.
 enum ModelTestSupport {
-    /// Whether the real-model tests are switched on.
-    static let enabled = ProcessInfo.processInfo.environment["SPEECHCOMPAT_MODEL_TESTS"] == "1"
-
     /// A corpus clip and its reference transcript.
     struct Clip {
         var id = ""
