@@ -33,8 +33,16 @@ public final class Transcriber: Sendable {
     /// - Parameter clock: accumulates time per stage when given.
     public func transcribe(samples: [Float], options: TranscriptionOptions = TranscriptionOptions(),
                            progress: (@Sendable (Double) -> Void)? = nil, clock: StageClock? = nil) throws -> Transcript {
+        try transcribe(samples: samples, options: options, progress: progress, clock: clock, interruption: nil)
+    }
+
+    /// `transcribe(samples:…)` that also stops, with `EngineError(.cancelled)`,
+    /// when `interruption` is raised (checked between decoding steps).
+    func transcribe(samples: [Float], options: TranscriptionOptions, progress: (@Sendable (Double) -> Void)? = nil,
+                    clock: StageClock? = nil, interruption: Interruption?) throws -> Transcript {
         try Self.validate(options)
         var session = try TranscriptionSession(model: model, options: options, clock: clock)
+        session.interruption = interruption
         let frames = LogMelSpectrogram.windowFrameCount
         let mel = clock.measure(.melSpectrogram) {
             LogMelSpectrogram(melCount: model.dimensions.melCount)
@@ -51,7 +59,7 @@ public final class Transcriber: Sendable {
         var segments: [Segment] = []
         var alternatives: [Alternative] = []
         while seekFrame < contentFrames {
-            if Task.isCancelled { throw EngineError(.cancelled, "Transcription was cancelled.") }
+            if interruption.stopsDecoding { throw EngineError(.cancelled, "Transcription was cancelled.") }
             let windowFrames = min(frames, contentFrames - seekFrame)
             guard speech.contains(where: { $0.overlaps(seekFrame..<(seekFrame + windowFrames)) }) else {
                 seekFrame += windowFrames
@@ -66,7 +74,8 @@ public final class Transcriber: Sendable {
             seekFrame += max(1, outcome.seekFrames)
             progress?(min(1, Double(seekFrame) / Double(max(1, contentFrames))))
         }
-        if Task.isCancelled { throw EngineError(.cancelled, "Transcription was cancelled.") }
+        // A window cut short by the interruption is not a result.
+        if interruption.stopsDecoding { throw EngineError(.cancelled, "Transcription was cancelled.") }
         let text = segments.map(\.text).joined().trimmingCharacters(in: .whitespaces)
         let ranked = alternatives.isEmpty ? [Alternative(text: text, score: 0)] : alternatives
         return Transcript(segments: segments, language: session.language ?? "en",

@@ -16,6 +16,8 @@ struct DecodingLoop {
     let lengthPenalty: Double?
     /// At most this many tokens are sampled (ref: `sample_len = n_text_ctx // 2`).
     let maximumSampleCount: Int
+    /// Stops the loop between steps (with task cancellation).
+    var interruption: Interruption? = nil
 
     private var endOfText: Int { model.tokenizer.specialTokens.endOfText }
 
@@ -39,7 +41,7 @@ struct DecodingLoop {
         if temperature == 0 && beamSize > 1 {
             var search = BeamSearch(beamSize: beamSize, endOfText: endOfText)
             var logits = Array(repeating: firstLogits, count: sequenceCount).flatMap { $0 }
-            for _ in 0..<limit where !Task.isCancelled {
+            for _ in 0..<limit where !interruption.stopsDecoding {
                 let logProbabilities = filteredLogProbabilities(&logits, sequences: sequences, temperature: 1)
                 let (next, sources) = search.step(sequences: sequences, logProbabilities: logProbabilities,
                                                   vocabulary: vocabulary)
@@ -55,7 +57,7 @@ struct DecodingLoop {
             var finished = [Bool](repeating: false, count: sequenceCount)
             var logits = Array(repeating: firstLogits, count: sequenceCount).flatMap { $0 }
             firstLogits = []
-            for _ in 0..<limit where !Task.isCancelled {
+            for _ in 0..<limit where !interruption.stopsDecoding {
                 let logProbabilities = filteredLogProbabilities(&logits, sequences: sequences, temperature: 1)
                 for s in 0..<sequenceCount {
                     let row = s * vocabulary

@@ -23,6 +23,8 @@ struct TranscriptionSession {
     }
 
     private let clock: StageClock?
+    /// Stops decoding between steps; the caller then discards the window.
+    var interruption: Interruption?
 
     init(model: WhisperModel, options: TranscriptionOptions, clock: StageClock? = nil) throws {
         self.model = model
@@ -188,10 +190,12 @@ struct TranscriptionSession {
         let loop = DecodingLoop(model: model, cross: cross, prompt: prompt,
                                 startOfTranscriptIndex: prompt.count - startOfTranscript.count - (options.withoutTimestamps ? 1 : 0),
                                 filters: filters, beamSize: options.beamSize, bestOf: options.bestOf,
-                                lengthPenalty: options.lengthPenalty, maximumSampleCount: model.dimensions.textContext / 2)
+                                lengthPenalty: options.lengthPenalty, maximumSampleCount: model.dimensions.textContext / 2,
+                                interruption: interruption)
         var attempts: [DecodingResult] = []
         for temperature in options.temperatures {
             let result = loop.run(temperature: temperature, generator: &generator)
+            if interruption.stopsDecoding { return result }
             attempts.append(result)
             var needsFallback = false
             if let threshold = options.compressionRatioThreshold, result.compressionRatio > threshold { needsFallback = true }

@@ -48,10 +48,15 @@ struct StreamingPipeline {
     /// Where the last committed range ended, in seconds.
     private var committedEndSeconds = 0.0
 
-    init(accurate: Transcriber, fast: Transcriber, options: StreamingOptions) {
+    /// Raised when the input closes: a volatile pass still running stops.
+    private let volatileInterruption: Interruption?
+
+    init(accurate: Transcriber, fast: Transcriber, options: StreamingOptions,
+         volatileInterruption: Interruption? = nil) {
         self.accurate = accurate
         self.fast = fast
         self.options = options
+        self.volatileInterruption = volatileInterruption
     }
 
     /// Decisions (endpoint, commit, volatile pass) are taken every block of
@@ -230,7 +235,14 @@ struct StreamingPipeline {
         transcription.beamSize = 1
         transcription.temperatures = [0]
         transcription.alternativeCount = 1
-        let transcript = try fast.transcribe(samples: buffer, options: conditioned(transcription))
+        let transcript: Transcript
+        do {
+            transcript = try fast.transcribe(samples: buffer, options: conditioned(transcription),
+                                             interruption: volatileInterruption)
+        } catch let error as EngineError where error.code == .cancelled && volatileInterruption?.isRaised == true {
+            // The input closed mid-pass: the final pass makes this one moot.
+            return nil
+        }
         return hypothesis(from: transcript.segments, transcript: transcript, offsetSample: bufferStart,
                           rangeEndSample: bufferStart + buffer.count)
     }

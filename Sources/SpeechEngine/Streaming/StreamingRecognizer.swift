@@ -24,7 +24,8 @@ public final class StreamingRecognizer: Sendable {
         self.events = events
         self.input = input
         self.state = state
-        let pipeline = StreamingPipeline(accurate: accurate, fast: fast ?? accurate, options: options)
+        let pipeline = StreamingPipeline(accurate: accurate, fast: fast ?? accurate, options: options,
+                                         volatileInterruption: state.volatileInterruption)
         worker = Task.detached(priority: .userInitiated) {
             await Self.run(pipeline, chunks: chunks, state: state, output: output)
         }
@@ -104,7 +105,15 @@ public final class StreamingRecognizer: Sendable {
             return !closed
         }
         func consumed(_ count: Int) { lock.lock(); pendingSamples -= count; lock.unlock() }
-        func close() { lock.lock(); closed = true; lock.unlock() }
+        /// Raised with `close()`: a volatile pass then running stops.
+        let volatileInterruption = Interruption()
+
+        func close() {
+            lock.lock()
+            closed = true
+            lock.unlock()
+            volatileInterruption.raise()
+        }
         func markCancelled() { lock.lock(); cancelled = true; lock.unlock() }
         var isCancelled: Bool { lock.lock(); defer { lock.unlock() }; return cancelled }
         var isClosed: Bool { lock.lock(); defer { lock.unlock() }; return closed }

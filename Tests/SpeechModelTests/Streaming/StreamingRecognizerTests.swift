@@ -88,6 +88,33 @@ struct StreamingRecognizerModelTests {
         guard case .finished = events.last else { Issue.record("no .finished"); return }
     }
 
+    /// Audio fed at the pace the worker keeps up with, so volatile passes
+    /// run, and `finish()` right after the last chunk, while one may still be
+    /// running: it is stopped, and the committed text keeps every word.
+    @Test func finishingDuringAVolatilePassKeepsEveryWord() async throws {
+        let samples = try AudioDecoder.decode(contentsOf: Fixtures.corpusClip("audio/jfk/jfk_openai_whisper.wav"))
+        let recognizer = StreamingRecognizer(accurate: try Models.transcriber(.whisperBase),
+                                             fast: try Models.transcriber(.whisperTinyEn), options: Self.englishOptions)
+        let collector = Task {
+            var events: [StreamingEvent] = []
+            for await event in recognizer.events { events.append(event) }
+            return events
+        }
+        var start = 0
+        while start < samples.count {
+            recognizer.append(Array(samples[start..<min(samples.count, start + 4_000)]))
+            start += 4_000
+            while recognizer.pendingSampleCount > 0 { try await Task.sleep(for: .milliseconds(5)) }
+        }
+        recognizer.finish()
+        let events = await collector.value
+        #expect(events.filter { if case .volatile = $0 { true } else { false } }.count >= 2)
+        #expect(!events.contains { if case .failed = $0 { true } else { false } })
+        guard case .finished = events.last else { Issue.record("the stream did not finish"); return }
+        let committed = Self.finals(events).map(\.text).joined(separator: " ")
+        #expect(scorer.score(reference: TranscriberModelTests.jfkText, hypothesis: committed, languageTag: "en").counts.errorCount == 0)
+    }
+
     @Test func cancelStopsPromptlyWithACancelledFailure() async throws {
         let audio = try Self.samples("audio/mfa-tests/mfa_acoustic_corpus.wav")
         let clock = ContinuousClock()
