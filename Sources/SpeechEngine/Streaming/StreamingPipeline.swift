@@ -48,8 +48,14 @@ struct StreamingPipeline {
     /// Where the last committed range ended, in seconds.
     private var committedEndSeconds = 0.0
 
-    /// Raised when the input closes: a volatile pass still running stops.
+    /// Raised when the input closes: a volatile pass then running stops,
+    /// since the final pass follows at once and would wait for it — but only
+    /// once the pending audio has had a volatile result. A file handed over
+    /// whole (URL requests) still reports its partial result first, and the
+    /// order of events the faces report does not change.
     private let volatileInterruption: Interruption?
+    /// A volatile result was reported for the audio not yet committed.
+    private var reportedVolatileSinceCommit = false
 
     init(accurate: Transcriber, fast: Transcriber, options: StreamingOptions,
          volatileInterruption: Interruption? = nil) {
@@ -143,7 +149,10 @@ struct StreamingPipeline {
         } else if options.reportsVolatileResults && mayRunVolatile
                     && seconds(totalSamples - samplesAtLastVolatile) >= options.volatileIntervalSeconds {
             samplesAtLastVolatile = totalSamples
-            if let hypothesis = try volatileHypothesis() { events.append(.volatile(hypothesis)) }
+            if let hypothesis = try volatileHypothesis() {
+                events.append(.volatile(hypothesis))
+                reportedVolatileSinceCommit = true
+            }
         }
         return events
     }
@@ -214,6 +223,7 @@ struct StreamingPipeline {
             if !bufferHasSpeech { speechReported = false }
         }
         samplesAtLastVolatile = totalSamples
+        reportedVolatileSinceCommit = false
         return events
     }
 
@@ -237,8 +247,9 @@ struct StreamingPipeline {
         transcription.alternativeCount = 1
         let transcript: Transcript
         do {
+            let interruption = reportedVolatileSinceCommit ? volatileInterruption : nil
             transcript = try fast.transcribe(samples: buffer, options: conditioned(transcription),
-                                             interruption: volatileInterruption)
+                                             interruption: interruption)
         } catch let error as EngineError where error.code == .cancelled && volatileInterruption?.isRaised == true {
             // The input closed mid-pass: the final pass makes this one moot.
             return nil

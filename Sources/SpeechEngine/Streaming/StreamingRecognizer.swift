@@ -66,10 +66,7 @@ public final class StreamingRecognizer: Sendable {
             for await chunk in chunks {
                 try checkCancellation(state)
                 state.consumed(chunk.count)
-                // No volatile pass once the input is closed: the final pass
-                // follows at once and would wait for it (0.2–0.3 s of latency).
-                let mayRunVolatile = state.pending < behindLimit && !state.isClosed
-                for event in try pipeline.consume(chunk, mayRunVolatile: mayRunVolatile) {
+                for event in try pipeline.consume(chunk, mayRunVolatile: state.pending < behindLimit) {
                     output.yield(event)
                 }
             }
@@ -116,7 +113,6 @@ public final class StreamingRecognizer: Sendable {
         }
         func markCancelled() { lock.lock(); cancelled = true; lock.unlock() }
         var isCancelled: Bool { lock.lock(); defer { lock.unlock() }; return cancelled }
-        var isClosed: Bool { lock.lock(); defer { lock.unlock() }; return closed }
         var pending: Int { lock.lock(); defer { lock.unlock() }; return pendingSamples }
     }
 }
