@@ -152,33 +152,26 @@ struct TextDecoder: Sendable {
         }
         let head = AttentionHead(headWidth: d.headWidth, scale: 1 / Float(d.headWidth).squareRoot())
         var output = [Float](repeating: 0, count: sequenceCount * length * w)
-        let parts = min(ComputeThreads.current, d.headCount)
-        var scores = [Float](repeating: 0, count: parts * length * total)
         qkv.withUnsafeBufferPointer { q in
             cache.keys[layer].withUnsafeBufferPointer { k in
                 cache.values[layer].withUnsafeBufferPointer { v in
                     cache.prefixKeys[layer].withUnsafeBufferPointer { pk in
                         cache.prefixValues[layer].withUnsafeBufferPointer { pv in
                             output.withUnsafeMutableBufferPointer { out in
-                                scores.withUnsafeMutableBufferPointer { sc in
-                                    // Heads split over the engine's threads, each with its own scores.
-                                    ComputeThreads.split(into: parts) { part in
-                                        for s in 0..<sequenceCount {
-                                            let slot = s * capacity * w
-                                            for h in stride(from: part, to: d.headCount, by: parts) {
-                                                let offset = h * d.headWidth
-                                                let prefix = prefixLength == 0 ? nil : AttentionHead.SharedKeys(
-                                                    key: pk.baseAddress! + offset, value: pv.baseAddress! + offset,
-                                                    stride: w, count: prefixLength)
-                                                head.attend(query: q.baseAddress! + s * length * 3 * w + offset,
-                                                            queryStride: 3 * w, queryCount: length,
-                                                            key: k.baseAddress! + slot + offset, keyStride: w,
-                                                            value: v.baseAddress! + slot + offset, valueStride: w,
-                                                            keyCount: total - prefixLength, prefix: prefix,
-                                                            causalOffset: start, scores: sc.baseAddress! + part * length * total,
-                                                            output: out.baseAddress! + s * length * w + offset, outputStride: w)
-                                            }
-                                        }
+                                AttentionHead.forEachHead(count: d.headCount, scoresPerHead: length * total) { h, scores in
+                                    let offset = h * d.headWidth
+                                    let prefix = prefixLength == 0 ? nil : AttentionHead.SharedKeys(
+                                        key: pk.baseAddress! + offset, value: pv.baseAddress! + offset,
+                                        stride: w, count: prefixLength)
+                                    for s in 0..<sequenceCount {
+                                        let slot = s * capacity * w
+                                        head.attend(query: q.baseAddress! + s * length * 3 * w + offset,
+                                                    queryStride: 3 * w, queryCount: length,
+                                                    key: k.baseAddress! + slot + offset, keyStride: w,
+                                                    value: v.baseAddress! + slot + offset, valueStride: w,
+                                                    keyCount: total - prefixLength, prefix: prefix,
+                                                    causalOffset: start, scores: scores,
+                                                    output: out.baseAddress! + s * length * w + offset, outputStride: w)
                                     }
                                 }
                             }
@@ -198,8 +191,6 @@ struct TextDecoder: Sendable {
         let positions = cross.positionCount
         let head = AttentionHead(headWidth: d.headWidth, scale: 1 / Float(d.headWidth).squareRoot())
         var output = [Float](repeating: 0, count: rows * w)
-        let parts = min(ComputeThreads.current, d.headCount)
-        var scores = [Float](repeating: 0, count: parts * rows * positions)
         // Raw scores of the alignment heads in this layer, one buffer each.
         let capturedHeads = capture?.heads.filter { $0.layer == layer }.map(\.head) ?? []
         var captured = [Float](repeating: 0, count: capturedHeads.count * rows * positions)
@@ -207,20 +198,15 @@ struct TextDecoder: Sendable {
             cross.keys[layer].withUnsafeBufferPointer { k in
                 cross.values[layer].withUnsafeBufferPointer { v in
                     output.withUnsafeMutableBufferPointer { out in
-                        scores.withUnsafeMutableBufferPointer { sc in
-                            captured.withUnsafeMutableBufferPointer { raw in
-                                ComputeThreads.split(into: parts) { part in
-                                    for h in stride(from: part, to: d.headCount, by: parts) {
-                                        let offset = h * d.headWidth
-                                        let rawScores = capturedHeads.firstIndex(of: h).map { raw.baseAddress! + $0 * rows * positions }
-                                        head.attend(query: q.baseAddress! + offset, queryStride: w, queryCount: rows,
-                                                    key: k.baseAddress! + offset, keyStride: w,
-                                                    value: v.baseAddress! + offset, valueStride: w, keyCount: positions,
-                                                    causalOffset: nil, scores: sc.baseAddress! + part * rows * positions,
-                                                    rawScores: rawScores,
-                                                    output: out.baseAddress! + offset, outputStride: w)
-                                    }
-                                }
+                        captured.withUnsafeMutableBufferPointer { raw in
+                            AttentionHead.forEachHead(count: d.headCount, scoresPerHead: rows * positions) { h, scores in
+                                let offset = h * d.headWidth
+                                let rawScores = capturedHeads.firstIndex(of: h).map { raw.baseAddress! + $0 * rows * positions }
+                                head.attend(query: q.baseAddress! + offset, queryStride: w, queryCount: rows,
+                                            key: k.baseAddress! + offset, keyStride: w,
+                                            value: v.baseAddress! + offset, valueStride: w, keyCount: positions,
+                                            causalOffset: nil, scores: scores, rawScores: rawScores,
+                                            output: out.baseAddress! + offset, outputStride: w)
                             }
                         }
                     }

@@ -13,7 +13,7 @@ struct TranscriptionSession {
     private var historyResetIndex = 0
     private let phraseTokens: [[Int]]
     private var generator = SeededGenerator(seed: 0x5EED)
-    /// OpenBLAS threads for the encoder and the decoder alike.
+    /// Engine compute threads (`ComputeThreads`) for the encoder and the decoder alike.
     private let threadCount: Int
 
     struct WindowOutcome {

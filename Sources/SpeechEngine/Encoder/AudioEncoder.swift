@@ -50,24 +50,17 @@ struct AudioEncoder: Sendable {
         let d = dimensions
         let head = AttentionHead(headWidth: d.headWidth, scale: 1 / Float(d.headWidth).squareRoot())
         var output = [Float](repeating: 0, count: rows * d.width)
-        // Heads are independent: each engine thread takes a share of them,
-        // softmax included, so the 1500×1500 softmax runs on both cores.
-        let parts = min(ComputeThreads.current, d.headCount)
-        var scores = [Float](repeating: 0, count: parts * rows * rows)
+        // Heads on both cores, so the 1500×1500 softmax does not run on one.
         qkv.withUnsafeBufferPointer { qkvBuffer in
             output.withUnsafeMutableBufferPointer { out in
-                scores.withUnsafeMutableBufferPointer { s in
-                    let base = qkvBuffer.baseAddress!
-                    ComputeThreads.split(into: parts) { part in
-                        for h in stride(from: part, to: d.headCount, by: parts) {
-                            let offset = h * d.headWidth
-                            head.attend(query: base + offset, queryStride: 3 * d.width, queryCount: rows,
-                                        key: base + d.width + offset, keyStride: 3 * d.width,
-                                        value: base + 2 * d.width + offset, valueStride: 3 * d.width, keyCount: rows,
-                                        causalOffset: nil, scores: s.baseAddress! + part * rows * rows,
-                                        output: out.baseAddress! + offset, outputStride: d.width)
-                        }
-                    }
+                let base = qkvBuffer.baseAddress!
+                AttentionHead.forEachHead(count: d.headCount, scoresPerHead: rows * rows) { h, scores in
+                    let offset = h * d.headWidth
+                    head.attend(query: base + offset, queryStride: 3 * d.width, queryCount: rows,
+                                key: base + d.width + offset, keyStride: 3 * d.width,
+                                value: base + 2 * d.width + offset, valueStride: 3 * d.width, keyCount: rows,
+                                causalOffset: nil, scores: scores,
+                                output: out.baseAddress! + offset, outputStride: d.width)
                 }
             }
         }

@@ -37,8 +37,7 @@ enum VectorMath {
 
     /// Softmax of `count` values in place.
     static func softmax(_ row: UnsafeMutablePointer<Float>, count: Int) {
-        var maxValue = -Float.infinity
-        for i in 0..<count where row[i] > maxValue { maxValue = row[i] }
+        let maxValue = maximum(row, count: count)
         guard maxValue > -.infinity else { return }
         let shift = Vector(repeating: maxValue)
         var sums = Vector.zero
