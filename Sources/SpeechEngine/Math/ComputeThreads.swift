@@ -24,8 +24,9 @@ enum ComputeThreads {
         return count > 0 ? count : defaultCount
     }
 
-    /// Pins OpenBLAS to one thread; the engine's entry points (model, mel
-    /// front end, speech detector) call it before any BLAS work.
+    /// Pins OpenBLAS to one thread. The BLAS users that run outside a
+    /// transcription (mel front end, speech detector) call it first;
+    /// transcriptions go through `use`, which does the same.
     static func prepare() {
         PartWorkers.shared.start(helpers: 0)
     }

@@ -16,7 +16,6 @@ public final class WhisperModel: Sendable {
     /// - Throws: `EngineError(.modelNotFound)` when files are missing,
     ///   `EngineError(.invalidModelFile)` when they are corrupt.
     public init(directory: URL) throws {
-        ComputeThreads.prepare()
         self.directory = directory
         var file = try ModelFile(contentsOf: directory.appendingPathComponent("model.bin"))
         guard file.specName == "WhisperSpec" else {
