@@ -66,8 +66,9 @@ public final class Transcriber: Sendable {
                 progress?(min(1, Double(seekFrame) / Double(max(1, contentFrames))))
                 continue
             }
-            let window = mel.window(startFrame: seekFrame, frameCount: frames)
-            let outcome = try session.decodeWindow(window, frameCount: frames, realFrames: windowFrames,
+            let views = Self.views(of: mel, startFrame: seekFrame, frameCount: frames, contentFrames: windowFrames,
+                                   padding: options.shortWindowPadding)
+            let outcome = try session.decodeWindow(views, frameCount: frames, realFrames: windowFrames,
                                                    offsetSeconds: Double(seekFrame) / 100, firstSegmentID: segments.count)
             segments += outcome.segments
             if alternatives.isEmpty { alternatives = outcome.alternatives }
@@ -82,6 +83,22 @@ public final class Transcriber: Sendable {
                           languageProbability: session.languageProbability,
                           durationSeconds: Double(samples.count) / LogMelSpectrogram.sampleRate,
                           alternatives: Array(ranked.prefix(max(1, options.alternativeCount))))
+    }
+
+    /// The window at `startFrame` as the encoder will see it: once when it is
+    /// full of audio, else padded as `padding` says (both ways for `.both`).
+    static func views(of mel: MelSpectrogram, startFrame: Int, frameCount: Int, contentFrames: Int,
+                      padding: TranscriptionOptions.ShortWindowPadding) -> [[Float]] {
+        // The spectrogram was computed over 30 s of appended zeros, so its own
+        // frames past the audio are already log-mel silence.
+        let silence = { mel.window(startFrame: startFrame, frameCount: frameCount) }
+        let zeros = { mel.window(startFrame: startFrame, frameCount: frameCount, zeroingFramesFrom: contentFrames) }
+        guard contentFrames < frameCount else { return [silence()] }
+        switch padding {
+        case .silence: return [silence()]
+        case .zeros: return [zeros()]
+        case .both: return [silence(), zeros()]
+        }
     }
 
     static func validate(_ options: TranscriptionOptions) throws {

@@ -44,8 +44,29 @@ public struct TranscriptionOptions: Sendable, Hashable {
     /// Compute threads for this request, at most one per processor
     /// (nil: the engine default, at most 2).
     public var threadCount: Int? = nil
+    /// How a window with less than 30 s of audio (a short clip, the end of a
+    /// file) is filled out to the encoder's 30 s. The streaming recognizer
+    /// uses ``StreamingOptions/commitPadding`` instead.
+    public var shortWindowPadding: ShortWindowPadding = .both
 
     public enum Task: String, Sendable, Hashable { case transcribe, translate }
+
+    /// What fills the rest of a short window. Whisper's reference pads the
+    /// audio, so the encoder sees log-mel silence; faster-whisper pads the
+    /// normalised log-mel with zeros, a flat level well above silence. Neither
+    /// wins every clip: on the dev corpus silence is better on read speech and
+    /// zeros on short hesitant clips, by a few words each way.
+    public enum ShortWindowPadding: String, Sendable, Hashable, CaseIterable {
+        /// Whisper's reference: zeros in the audio, log-mel silence.
+        case silence
+        /// faster-whisper's: zeros in the normalised log-mel.
+        case zeros
+        /// Decode the window both ways and keep the result with the higher
+        /// average log-probability: the model's own confidence picks the view,
+        /// as it picks among temperatures. Costs a second encoder and decoder
+        /// pass on short windows only; a long file's full windows decode once.
+        case both
+    }
 
     public init() {}
 

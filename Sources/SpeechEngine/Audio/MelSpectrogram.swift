@@ -61,4 +61,19 @@ public struct MelSpectrogram: Sendable, Equatable {
         }
         return result
     }
+
+    /// `window(startFrame:frameCount:)` with every frame from `contentFrames` on set
+    /// to `0.0`: a short window padded as faster-whisper pads it (`pad_or_trim` on
+    /// the normalised features) rather than with the log-mel of silent audio.
+    public func window(startFrame: Int, frameCount count: Int, zeroingFramesFrom contentFrames: Int) -> [Float] {
+        var result = window(startFrame: startFrame, frameCount: count)
+        let first = max(0, min(count, contentFrames))
+        guard first < count else { return result }
+        result.withUnsafeMutableBufferPointer { target in
+            for mel in 0..<melCount {
+                (target.baseAddress! + mel * count + first).update(repeating: 0, count: count - first)
+            }
+        }
+        return result
+    }
 }

@@ -59,18 +59,30 @@ struct TranscriptionSession {
 
     /// Encodes and decodes one 30 s window.
     /// - Parameters:
-    ///   - window: `[melCount, frameCount]` log-mel, padded.
+    ///   - views: the window as `[melCount, frameCount]` log-mel, padded; with
+    ///     two (a short window padded two ways) each is decoded and the result
+    ///     with the higher average log-probability is kept.
     ///   - realFrames: frames of real audio in it (the rest is padding).
-    mutating func decodeWindow(_ window: [Float], frameCount: Int, realFrames: Int, offsetSeconds: Double,
+    mutating func decodeWindow(_ views: [[Float]], frameCount: Int, realFrames: Int, offsetSeconds: Double,
                                firstSegmentID: Int) throws -> WindowOutcome {
+        precondition(!views.isEmpty, "a window needs at least one view")
         ComputeThreads.use(threadCount)
-        let cross = clock.measure(.encoder) {
-            let features = model.encoder.encode(window, frameCount: frameCount)
-            return model.decoder.crossAttentionCache(features: features, positionCount: frameCount / 2)
+        var best: (cross: CrossAttentionCache, result: DecodingResult)?
+        for view in views where !interruption.stopsDecoding {
+            let cross = clock.measure(.encoder) {
+                let features = model.encoder.encode(view, frameCount: frameCount)
+                return model.decoder.crossAttentionCache(features: features, positionCount: frameCount / 2)
+            }
+            if language == nil { detectLanguage(cross) }
+            let startOfTranscript = startOfTranscriptSequence()
+            let result = clock.measure(.decoder) { decodeWithFallback(cross: cross, startOfTranscript: startOfTranscript) }
+            if best.map({ result.averageLogProbability > $0.result.averageLogProbability }) ?? true {
+                best = (cross, result)
+            }
         }
-        if language == nil { detectLanguage(cross) }
+        // An interruption before the first view leaves nothing; the caller throws.
+        guard let (cross, result) = best else { return WindowOutcome(segments: [], seekFrames: realFrames, alternatives: []) }
         let startOfTranscript = startOfTranscriptSequence()
-        let result = clock.measure(.decoder) { decodeWithFallback(cross: cross, startOfTranscript: startOfTranscript) }
 
         if let noSpeechThreshold = options.noSpeechThreshold, result.noSpeechProbability > noSpeechThreshold,
            options.logProbThreshold.map({ result.averageLogProbability < $0 }) ?? true {

@@ -193,7 +193,9 @@ struct StreamingPipeline {
     /// it, or all but the last segment, keeping that segment's audio.
     private mutating func commit(all: Bool) throws -> [StreamingEvent] {
         guard bufferHasSpeech, !buffer.isEmpty else { return [] }
-        let transcript = try accurate.transcribe(samples: buffer, options: conditioned(options.transcription))
+        var transcription = options.transcription
+        transcription.shortWindowPadding = options.commitPadding
+        let transcript = try accurate.transcribe(samples: buffer, options: conditioned(transcription))
         var segments = transcript.segments
         var keepFromSample = buffer.count
         if !all, segments.count > 1, let last = segments.last {
@@ -242,6 +244,7 @@ struct StreamingPipeline {
     /// A quick greedy pass over the buffer with the fast model.
     private func volatileHypothesis() throws -> StreamingHypothesis? {
         var transcription = options.transcription
+        transcription.shortWindowPadding = .silence
         transcription.beamSize = 1
         transcription.temperatures = [0]
         transcription.alternativeCount = 1

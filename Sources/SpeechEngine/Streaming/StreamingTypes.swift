@@ -14,6 +14,12 @@ public struct StreamingOptions: Sendable, Hashable {
     public var maximumDurationSeconds: Double? = nil
     /// At `maximumDurationSeconds`, finalize and keep going instead of ending.
     public var rollsOverAtLimit: Bool = false
+    /// How the accurate pass pads a commit's audio (always under 30 s when
+    /// endpoints come often). One view keeps the final result under a second
+    /// after end of input; `.both` is about 1.3 points more accurate on the
+    /// English dev corpus but doubles that time (Benchmarks/RESULTS.md).
+    /// Volatile passes always decode once, with silence.
+    public var commitPadding: TranscriptionOptions.ShortWindowPadding = .silence
 
     public init(transcription: TranscriptionOptions = TranscriptionOptions()) {
         self.transcription = transcription

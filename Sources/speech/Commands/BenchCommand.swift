@@ -7,12 +7,13 @@ struct BenchCommand: SpeechCommand {
     static let help = CommandHelp(
         commandName: "bench",
         overview: "Benchmark model load time, transcription wall time, real-time factor and peak memory.",
-        usage: "bench <file> [--runs <N>] [--beam <N>] [--threads <N>] [--model <name>] [--language xx|auto] [--stream [--realtime|--fast] [--rss-every <seconds>] [--no-batch]] [--format text|json]",
+        usage: "bench <file> [--runs <N>] [--beam <N>] [--threads <N>] [--padding silence|zeros|both] [--model <name>] [--language xx|auto] [--stream [--realtime|--fast] [--rss-every <seconds>] [--no-batch]] [--format text|json]",
         arguments: [("<file>", "The audio file to transcribe in every run.")],
         commandOptions: [
             .value("runs", "N", help: "Timed runs (default: 3)."),
             DecodingArguments.beamOption,
             DecodingArguments.threadsOption,
+            DecodingArguments.paddingOption,
             ModelChoice.option,
             DecodingArguments.languageOption,
             .flag("stream", help: "Benchmark live recognition: feed the file in 100 ms chunks to the streaming recognizer."),
@@ -122,7 +123,7 @@ struct BenchCommand: SpeechCommand {
 
     private func runStreaming(console: Console) async throws {
         let accurate = try model.loadTranscriber()
-        var options = StreamingOptions(transcription: decoding.options())
+        var options = decoding.streamingOptions()
         if options.transcription.language == nil { options.transcription.language = "en" }
         let fast = options.transcription.language == "en" && AssetStore.default.isInstalled(.whisperTinyEn)
             ? try ModelCache.shared.transcriber(.whisperTinyEn) : nil

@@ -1,17 +1,22 @@
 import SpeechEngine
 
 /// Options shared by the commands that run recognition: `--language`,
-/// `--beam`, `--threads`, turned into `TranscriptionOptions`.
+/// `--beam`, `--threads`, `--padding`, turned into `TranscriptionOptions`.
 struct DecodingArguments: Sendable, Hashable {
     static let languageOption = OptionSpec.value(
         "language", "xx|auto", help: "Language code (en, sv, ja, …; en-US is read as en), or auto\nto detect it (default: auto).")
     static let beamOption = OptionSpec.value("beam", "N", help: "Beam width; 1 decodes greedily (default: 5).")
     static let threadsOption = OptionSpec.value("threads", "N", help: "Compute threads (default: 2 at most).")
+    static let paddingOption = OptionSpec.value(
+        "padding", "silence|zeros|both",
+        help: "How a window under 30 s is padded: silence (Whisper), zeros (faster-whisper),\nor both, keeping the more confident result (default: both; streaming: silence).")
 
     /// ISO 639-1 code, or nil to detect.
     var language: String?
     var beamSize: Int
     var threadCount: Int?
+    /// nil: the engine's default for the path (batch or streaming).
+    var padding: TranscriptionOptions.ShortWindowPadding?
 
     /// Reads and checks the options.
     /// - Throws: ``UsageError`` for a malformed or unknown language, or an
@@ -20,6 +25,8 @@ struct DecodingArguments: Sendable, Hashable {
         beamSize = try arguments.integer("beam", in: 1...16) ?? defaultBeam
         threadCount = try arguments.integer("threads", in: 1...64)
         language = try Self.language(arguments.value("language"))
+        padding = try arguments.choice("padding", from: TranscriptionOptions.ShortWindowPadding.allCases.map(\.rawValue))
+            .flatMap(TranscriptionOptions.ShortWindowPadding.init(rawValue:))
     }
 
     /// "auto" and nil mean detect; "en-US" means "en".
@@ -38,6 +45,14 @@ struct DecodingArguments: Sendable, Hashable {
         options.language = override ?? language
         options.beamSize = beamSize
         options.threadCount = threadCount
+        if let padding { options.shortWindowPadding = padding }
+        return options
+    }
+
+    /// Streaming options with these settings; `--padding` sets the commit pass's.
+    func streamingOptions(language override: String? = nil) -> StreamingOptions {
+        var options = StreamingOptions(transcription: options(language: override))
+        if let padding { options.commitPadding = padding }
         return options
     }
 }

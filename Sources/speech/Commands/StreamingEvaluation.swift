@@ -25,7 +25,7 @@ struct StreamingEvaluation {
         let samples = try AudioDecoder.decode(contentsOf: entry.audioURL)
         let options = decoding.options(language: entry.language)
         let recognizer = StreamingRecognizer(accurate: accurate, fast: entry.language == "en" ? fastEnglish : nil,
-                                             options: StreamingOptions(transcription: options))
+                                             options: decoding.streamingOptions(language: entry.language))
         let outcome = try await StreamFeeder(pacing: .fast).run(samples, through: recognizer)
         let clock = ContinuousClock()
         let batchStart = clock.now
