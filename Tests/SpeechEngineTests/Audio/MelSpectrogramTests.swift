@@ -24,6 +24,15 @@ struct MelSpectrogramTests {
         #expect(mel.window(startFrame: 0, frameCount: 0) == [])
     }
 
+    @Test("zeroingFramesFrom keeps the audio's frames and zeroes the padding after them")
+    func windowZeroingPadding() {
+        #expect(mel.window(startFrame: 1, frameCount: 4, zeroingFramesFrom: 2) == [1, 2, 0, 0, 11, 12, 0, 0])
+        #expect(mel.window(startFrame: 0, frameCount: 3, zeroingFramesFrom: 0) == [0, 0, 0, 0, 0, 0])
+        // Content to the end of the window: the plain slice.
+        #expect(mel.window(startFrame: 0, frameCount: 3, zeroingFramesFrom: 3) == mel.window(startFrame: 0, frameCount: 3))
+        #expect(mel.window(startFrame: 0, frameCount: 3, zeroingFramesFrom: 9) == mel.window(startFrame: 0, frameCount: 3))
+    }
+
     @Test("A 3000-frame window of a short clip keeps its frames and zero-fills the rest")
     func whisperWindow() {
         let samples = (0..<32_000).map { Float(sin(Double($0) * 0.05)) * 0.3 }

@@ -65,6 +65,27 @@ struct TranscriberModelTests {
         for segment in transcript.segments { #expect(segment.compressionRatio <= 2.4) }
     }
 
+    /// A 25 s clip (one short window) whose two paddings give different text:
+    /// `.both` must return the more confident of the two, whole.
+    @Test func bothPaddingsKeepTheMoreConfidentView() throws {
+        let entry = try #require(try CorpusManifest.entries(set: "mfa-tests").first { $0.id == "mfa_cold_corpus3" })
+        func transcribe(_ padding: TranscriptionOptions.ShortWindowPadding) throws -> Transcript {
+            var options = TranscriptionOptions()
+            options.language = "en"
+            options.shortWindowPadding = padding
+            return try Models.transcriber().transcribe(file: entry.audioURL, options: options)
+        }
+        let silence = try transcribe(.silence)
+        let zeros = try transcribe(.zeros)
+        try #require(silence.text != zeros.text, "the two paddings agree on this clip; pick another")
+        let confidence = { (transcript: Transcript) in try #require(transcript.segments.first).averageLogProbability }
+        let expected = try confidence(silence) >= confidence(zeros) ? silence : zeros
+        let both = try transcribe(.both)
+        #expect(both.text == expected.text)
+        #expect(try confidence(both) == max(try confidence(silence), try confidence(zeros)))
+        #expect(both.words.map(\.word) == expected.words.map(\.word))
+    }
+
     @Test func spanishIsDetectedAndTranscribed() throws {
         let entry = try #require(try CorpusManifest.entries(set: "other-lang").first { $0.language == "es" })
         let transcript = try Models.transcriber().transcribe(file: entry.audioURL, options: .greedy)

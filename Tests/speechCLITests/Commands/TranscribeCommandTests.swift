@@ -23,6 +23,20 @@ import Testing
         #expect(options.addsPunctuation)
         #expect(!options.wordTimestamps)
         #expect(options.phrases.isEmpty)
+        #expect(options.shortWindowPadding == .both)
+    }
+
+    @Test func paddingReachesBatchAndStreamingOptions() throws {
+        let silence = try command(["a.wav", "--padding", "silence"])
+        #expect(silence.options.shortWindowPadding == .silence)
+        #expect(silence.decoding.streamingOptions().commitPadding == .silence)
+        let both = try command(["a.wav", "--padding=both"])
+        #expect(both.decoding.streamingOptions().commitPadding == .both)
+        // Without --padding each path keeps its own default.
+        let plain = try command(["a.wav"])
+        #expect(plain.options.shortWindowPadding == .both)
+        #expect(plain.decoding.streamingOptions().commitPadding == .silence)
+        #expect(throws: UsageError.self) { try command(["a.wav", "--padding", "noise"]) }
     }
 
     @Test func optionsReachTheEngine() throws {
