@@ -63,8 +63,10 @@ public struct TranscriptionOptions: Sendable, Hashable {
         case zeros
         /// Decode the window both ways and keep the result with the higher
         /// average log-probability: the model's own confidence picks the view,
-        /// as it picks among temperatures. Costs a second encoder and decoder
-        /// pass on short windows only; a long file's full windows decode once.
+        /// as it picks among temperatures. When both views hear the same words
+        /// (differing in punctuation or case at most), Whisper's output stays.
+        /// Costs a second encoder and decoder pass on short windows only; a
+        /// long file's full windows decode once.
         case both
     }
 

@@ -76,9 +76,14 @@ struct TranscriptionSession {
             if language == nil { detectLanguage(cross) }
             let startOfTranscript = startOfTranscriptSequence()
             let result = clock.measure(.decoder) { decodeWithFallback(cross: cross, startOfTranscript: startOfTranscript) }
-            if best.map({ result.averageLogProbability > $0.result.averageLogProbability }) ?? true {
-                best = (cross, result)
+            // The first view (Whisper's padding) stands unless another hears
+            // different words and is more confident: views that differ only in
+            // punctuation or case keep the reference's output.
+            if let current = best?.result, result.averageLogProbability <= current.averageLogProbability
+                || spokenWords(result) == spokenWords(current) {
+                continue
             }
+            best = (cross, result)
         }
         // An interruption before the first view leaves nothing; the caller throws.
         guard let (cross, result) = best else { return WindowOutcome(segments: [], seekFrames: realFrames, alternatives: []) }
@@ -157,6 +162,12 @@ struct TranscriptionSession {
             result.append(scalar)
         }
         return String(result).replacingOccurrences(of: "  ", with: " ")
+    }
+
+    /// A result's words, lowercased, without punctuation or timestamps.
+    private func spokenWords(_ result: DecodingResult) -> [Substring] {
+        model.tokenizer.decode(result.tokens.filter { $0 < model.tokenizer.specialTokens.endOfText }).lowercased()
+            .split { !$0.isLetter && !$0.isNumber && $0 != "'" }
     }
 
     /// `<|startoftranscript|>`, then language and task on multilingual models.

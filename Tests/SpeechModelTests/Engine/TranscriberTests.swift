@@ -65,8 +65,9 @@ struct TranscriberModelTests {
         for segment in transcript.segments { #expect(segment.compressionRatio <= 2.4) }
     }
 
-    /// A 25 s clip (one short window) whose two paddings give different text:
-    /// `.both` must return the more confident of the two, whole.
+    /// A 25 s clip (one short window) whose two paddings hear different words:
+    /// `.both` must return the more confident of the two, whole. (On JFK the
+    /// views differ by one comma, and the test above sees Whisper's text.)
     @Test func bothPaddingsKeepTheMoreConfidentView() throws {
         let entry = try #require(try CorpusManifest.entries(set: "mfa-tests").first { $0.id == "mfa_cold_corpus3" })
         func transcribe(_ padding: TranscriptionOptions.ShortWindowPadding) throws -> Transcript {
