@@ -8,5 +8,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 Scripts/setup.sh
 export OPENBLAS_NUM_THREADS="${OPENBLAS_NUM_THREADS:-2}"
+# The legacy face persists its emulated speech permission under
+# $XDG_CONFIG_HOME; tests and the sample programs they run ask for it, and the
+# answer belongs to this run, not to the user's ~/.config.
+XDG_CONFIG_HOME="$(mktemp -d)"
+export XDG_CONFIG_HOME
+trap 'rm -rf "$XDG_CONFIG_HOME"' EXIT
 swift test
 SPEECHCOMPAT_MODEL_TESTS=1 swift test -c release -Xswiftc -enable-testing --no-parallel --filter 'ModelTests|SampleProgramTests|GuideExampleTests'

@@ -67,11 +67,17 @@ struct TranscriptionSession {
                                firstSegmentID: Int) throws -> WindowOutcome {
         precondition(!views.isEmpty, "a window needs at least one view")
         ComputeThreads.use(threadCount)
-        var best: (cross: CrossAttentionCache, result: DecodingResult)?
+        // The winner keeps its encoder output (3 MB); its cross-attention cache
+        // (37 MB for base) is let go before the next view is encoded and
+        // rebuilt only if word timing needs it, so two views peak no higher
+        // than one.
+        var best: (features: [Float], result: DecodingResult)?
+        var bestCross: CrossAttentionCache?
         for view in views where !interruption.stopsDecoding {
-            let cross = clock.measure(.encoder) {
+            bestCross = nil
+            let (features, cross) = clock.measure(.encoder) {
                 let features = model.encoder.encode(view, frameCount: frameCount)
-                return model.decoder.crossAttentionCache(features: features, positionCount: frameCount / 2)
+                return (features, model.decoder.crossAttentionCache(features: features, positionCount: frameCount / 2))
             }
             if language == nil { detectLanguage(cross) }
             let startOfTranscript = startOfTranscriptSequence()
@@ -83,10 +89,11 @@ struct TranscriptionSession {
                 || spokenWords(result) == spokenWords(current) {
                 continue
             }
-            best = (cross, result)
+            best = (features, result)
+            bestCross = cross
         }
         // An interruption before the first view leaves nothing; the caller throws.
-        guard let (cross, result) = best else { return WindowOutcome(segments: [], seekFrames: realFrames, alternatives: []) }
+        guard let (features, result) = best else { return WindowOutcome(segments: [], seekFrames: realFrames, alternatives: []) }
         let startOfTranscript = startOfTranscriptSequence()
 
         if let noSpeechThreshold = options.noSpeechThreshold, result.noSpeechProbability > noSpeechThreshold,
@@ -104,6 +111,9 @@ struct TranscriptionSession {
 
         var words: [WordAlignment.AlignedWord] = []
         if options.wordTimestamps {
+            let cross = bestCross ?? clock.measure(.encoder) {
+                model.decoder.crossAttentionCache(features: features, positionCount: frameCount / 2)
+            }
             words = clock.measure(.wordAlignment) { WordAlignment(model: model).align(textTokens: pieces.flatMap(\.tokens), startOfTranscript: startOfTranscript,
                                                       cross: cross, frameCount: realFrames, language: language ?? "en") }
         }
