@@ -67,6 +67,7 @@ public final class Transcriber: Sendable {
                 continue
             }
             let views = Self.views(of: mel, startFrame: seekFrame, frameCount: frames, contentFrames: windowFrames,
+                                   holdsWholeInput: seekFrame == 0 && windowFrames == contentFrames,
                                    padding: options.shortWindowPadding)
             let outcome = try session.decodeWindow(views, frameCount: frames, realFrames: windowFrames,
                                                    offsetSeconds: Double(seekFrame) / 100, firstSegmentID: segments.count)
@@ -86,9 +87,13 @@ public final class Transcriber: Sendable {
     }
 
     /// The window at `startFrame` as the encoder will see it: once when it is
-    /// full of audio, else padded as `padding` says (both ways for `.both`).
+    /// full of audio, else padded as `padding` says. `.both` gives two views
+    /// only for a clip the window holds whole; the last window of a longer
+    /// recording is padded with silence (its decoding is conditioned on the
+    /// text before it, and a second 30 s encoder pass would add a tenth to a
+    /// two-minute file's time for a gain measured on short clips only).
     static func views(of mel: MelSpectrogram, startFrame: Int, frameCount: Int, contentFrames: Int,
-                      padding: TranscriptionOptions.ShortWindowPadding) -> [[Float]] {
+                      holdsWholeInput: Bool, padding: TranscriptionOptions.ShortWindowPadding) -> [[Float]] {
         // The spectrogram was computed over 30 s of appended zeros, so its own
         // frames past the audio are already log-mel silence.
         let silence = { mel.window(startFrame: startFrame, frameCount: frameCount) }
@@ -97,7 +102,7 @@ public final class Transcriber: Sendable {
         switch padding {
         case .silence: return [silence()]
         case .zeros: return [zeros()]
-        case .both: return [silence(), zeros()]
+        case .both: return holdsWholeInput ? [silence(), zeros()] : [silence()]
         }
     }
 

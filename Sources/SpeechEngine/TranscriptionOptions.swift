@@ -61,12 +61,13 @@ public struct TranscriptionOptions: Sendable, Hashable {
         case silence
         /// faster-whisper's: zeros in the normalised log-mel.
         case zeros
-        /// Decode the window both ways and keep the result with the higher
-        /// average log-probability: the model's own confidence picks the view,
-        /// as it picks among temperatures. When both views hear the same words
-        /// (differing in punctuation or case at most), Whisper's output stays.
-        /// Costs a second encoder and decoder pass on short windows only; a
-        /// long file's full windows decode once.
+        /// A clip shorter than 30 s is decoded both ways and the result with
+        /// the higher average log-probability is kept: the model's own
+        /// confidence picks the view, as it picks among temperatures. When
+        /// both views hear the same words (differing in punctuation or case at
+        /// most), Whisper's output stays. Costs a second encoder and decoder
+        /// pass on such clips; the last window of a longer recording is padded
+        /// with silence and decoded once.
         case both
     }
 
