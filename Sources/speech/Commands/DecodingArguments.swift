@@ -9,7 +9,7 @@ struct DecodingArguments: Sendable, Hashable {
     static let threadsOption = OptionSpec.value("threads", "N", help: "Compute threads (default: 2 at most).")
     static let paddingOption = OptionSpec.value(
         "padding", "silence|zeros|both",
-        help: "How a window under 30 s is padded: silence (Whisper), zeros (faster-whisper),\nor both, keeping the more confident result (default: both; streaming: silence).")
+        help: "How a window under 30 s is padded: silence (Whisper), zeros (faster-whisper),\nor both for a clip under 30 s, keeping the more confident result\n(default: both; streaming: silence).")
 
     /// ISO 639-1 code, or nil to detect.
     var language: String?
