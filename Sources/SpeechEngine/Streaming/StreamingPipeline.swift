@@ -30,6 +30,11 @@ struct StreamingPipeline {
     var firstVolatileDelaySeconds = 0.3
     /// Audio kept before detected speech so onsets are not clipped.
     var prerollSeconds = 0.6
+    /// After a commit, audio kept before the next onset: the detector can take
+    /// quiet speech for silence (a breathy phrase end that triggered the
+    /// endpoint, a soft restart), and a pre-roll that short would drop it
+    /// between commits. Decoding up to this much silence again costs little.
+    var postCommitCarrySeconds = 2.0
     /// Committed text carried into the next pass's prompt (Whisper's
     /// conditioning on previous text), so casing and punctuation continue.
     private var committedTail = ""
@@ -133,7 +138,7 @@ struct StreamingPipeline {
         var events = detectorEvents(detector.process(samples))
         if !bufferHasSpeech {
             // Nothing to recognise yet: keep only a short pre-roll.
-            let keep = Int(prerollSeconds * Self.sampleRate)
+            let keep = Int((committedEndSeconds > 0 ? postCommitCarrySeconds : prerollSeconds) * Self.sampleRate)
             if buffer.count > keep {
                 let drop = buffer.count - keep
                 buffer.removeFirst(drop)

@@ -115,6 +115,18 @@ struct StreamingRecognizerModelTests {
         #expect(scorer.score(reference: TranscriberModelTests.jfkText, hypothesis: committed, languageTag: "en").counts.errorCount == 0)
     }
 
+    /// A speaker with a cold: the detector takes the breathy end of "…sounds a
+    /// lot different" for silence, commits there, and hears the next onset
+    /// only at "…corpus". The phrase between ("than the acoustic corpus") must
+    /// still be decoded, not dropped with the silence before the onset.
+    @Test func quietSpeechBetweenCommitsIsNotDropped() async throws {
+        let events = try await Self.stream(try Self.samples("audio/mfa-tests/mfa_cold_corpus3.wav"))
+        let finals = Self.finals(events)
+        try #require(finals.count >= 2, "no commit before the end: the seam this test is about is gone")
+        let committed = Self.committedText(events).lowercased()
+        #expect(committed.contains("acoustic corpus"), "\(committed)")
+    }
+
     @Test func cancelStopsPromptlyWithACancelledFailure() async throws {
         let audio = try Self.samples("audio/mfa-tests/mfa_acoustic_corpus.wav")
         let clock = ContinuousClock()
