@@ -83,6 +83,9 @@ let package = Package(
                           swiftSettings: swift6),
         .executableTarget(name: "CompareFaces", dependencies: ["SpeechMigration"], path: "Samples/CompareFaces",
                           swiftSettings: swift6),
+        // The ways apps stop recognition (exit mid-decode, release, cancel): run many times by StopPatternTests.
+        .executableTarget(name: "StopPatterns", dependencies: ["Speech"], path: "Samples/StopPatterns",
+                          swiftSettings: swift6),
 
         // MARK: Migration guide examples (each: a before and an after half, run by SpeechMigrationTests)
         .executableTarget(name: "GuideRecognizerToAnalyzer", dependencies: ["Speech"],
@@ -114,7 +117,7 @@ let package = Package(
                                    "GuideRecognizerToAnalyzer", "GuidePartialToVolatile", "GuideAuthorizationToAssets",
                                    "GuideOneMinuteToLongForm", "FileTranscription", "LiveMicrophone",
                                    "DelegateRecognition", "AlternativesAndConfidence", "ContextualStrings",
-                                   "AssetManagement", "SpeechDetection", "CompareFaces"],
+                                   "AssetManagement", "SpeechDetection", "CompareFaces", "StopPatterns"],
                     swiftSettings: swift6),
         // Full-model tests on real speech (run in release: see README).
         .testTarget(name: "SpeechModelTests",

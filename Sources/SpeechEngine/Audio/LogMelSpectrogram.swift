@@ -102,7 +102,7 @@ public struct LogMelSpectrogram: Sendable {
                         }
                     }
                     // mel[:, start..<start+rows] (melCount × rows) = filters (melCount × 201) · powerᵀ
-                    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans,
+                    BLAS.sgemm(CblasRowMajor, CblasNoTrans, CblasTrans,
                                 Int32(melCount), Int32(rows), Int32(binCount), 1,
                                 filterBank.weights, Int32(binCount), power, Int32(binCount),
                                 0, output.baseAddress! + start, Int32(frameCount))
@@ -139,11 +139,11 @@ public struct LogMelSpectrogram: Sendable {
     private func spectrumOfFolded(rows: Int, even: [Float], odd: [Float], into spectrum: inout [Float]) {
         let binCount = basis.binCount, columns = 2 * binCount
         spectrum.withUnsafeMutableBufferPointer { target in
-            cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans,
+            BLAS.sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans,
                         Int32(rows), Int32(binCount), Int32(basis.evenCount), 1,
                         even, Int32(basis.evenCount), basis.cosine, Int32(binCount),
                         0, target.baseAddress, Int32(columns))
-            cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans,
+            BLAS.sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans,
                         Int32(rows), Int32(binCount), Int32(basis.oddCount), 1,
                         odd, Int32(basis.oddCount), basis.sine, Int32(binCount),
                         0, target.baseAddress! + binCount, Int32(columns))

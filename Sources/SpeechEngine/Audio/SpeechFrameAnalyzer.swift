@@ -60,7 +60,7 @@ struct SpeechFrameAnalyzer: Sendable {
         precondition(samples.count >= frameCount * frameSampleCount, "not enough samples for the frames")
         let columns = 2 * bandBinCount
         var spectrum = [Float](repeating: 0, count: frameCount * columns)
-        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans,
+        BLAS.sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans,
                     Int32(frameCount), Int32(columns), Int32(frameSampleCount), 1,
                     samples.baseAddress, Int32(frameSampleCount), basis, Int32(columns),
                     0, &spectrum, Int32(columns))

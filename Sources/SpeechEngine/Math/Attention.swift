@@ -37,31 +37,31 @@ struct AttentionHead {
                 let rowScores = scores + row * allKeys
                 let q = query + row * queryStride
                 if let prefix, prefixCount > 0 {
-                    cblas_sgemv(CblasRowMajor, CblasNoTrans, Int32(prefixCount), Int32(headWidth), scale,
+                    BLAS.sgemv(CblasRowMajor, CblasNoTrans, Int32(prefixCount), Int32(headWidth), scale,
                                 prefix.key, Int32(prefix.stride), q, 1, 0, rowScores, 1)
                 }
-                cblas_sgemv(CblasRowMajor, CblasNoTrans, Int32(keyCount), Int32(headWidth), scale,
+                BLAS.sgemv(CblasRowMajor, CblasNoTrans, Int32(keyCount), Int32(headWidth), scale,
                             key, Int32(keyStride), q, 1, 0, rowScores + prefixCount, 1)
                 if let rawScores { (rawScores + row * allKeys).update(from: rowScores, count: allKeys) }
                 normalize(rowScores, row: row, keyCount: allKeys, causalOffset: causalOffset)
                 let out = output + row * outputStride
                 if let prefix, prefixCount > 0 {
-                    cblas_sgemv(CblasRowMajor, CblasTrans, Int32(prefixCount), Int32(headWidth), 1,
+                    BLAS.sgemv(CblasRowMajor, CblasTrans, Int32(prefixCount), Int32(headWidth), 1,
                                 prefix.value, Int32(prefix.stride), rowScores, 1, 0, out, 1)
                 }
-                cblas_sgemv(CblasRowMajor, CblasTrans, Int32(keyCount), Int32(headWidth), 1,
+                BLAS.sgemv(CblasRowMajor, CblasTrans, Int32(keyCount), Int32(headWidth), 1,
                             value, Int32(valueStride), rowScores + prefixCount, 1, prefixCount > 0 ? 1 : 0, out, 1)
             }
             return
         }
         precondition((prefix?.count ?? 0) == 0, "shared keys are only for decoder steps")
-        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, Int32(queryCount), Int32(keyCount), Int32(headWidth),
+        BLAS.sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, Int32(queryCount), Int32(keyCount), Int32(headWidth),
                     scale, query, Int32(queryStride), key, Int32(keyStride), 0, scores, Int32(keyCount))
         if let rawScores { rawScores.update(from: scores, count: queryCount * keyCount) }
         for row in 0..<queryCount {
             normalize(scores + row * keyCount, row: row, keyCount: keyCount, causalOffset: causalOffset)
         }
-        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, Int32(queryCount), Int32(headWidth), Int32(keyCount),
+        BLAS.sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, Int32(queryCount), Int32(headWidth), Int32(keyCount),
                     1, scores, Int32(keyCount), value, Int32(valueStride), 0, output, Int32(outputStride))
     }
 

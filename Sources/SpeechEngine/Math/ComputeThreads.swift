@@ -85,7 +85,7 @@ private final class PartWorkers: @unchecked Sendable {
         self.maximumHelperCount = max(0, maximumHelperCount)
         slots = (0..<self.maximumHelperCount).map { _ in Slot() }
         // Keep OpenBLAS from starting its own spinning workers.
-        openblas_set_num_threads(1)
+        BLAS.useOneThread()
     }
 
     /// Makes sure at least `helpers` helper threads run.

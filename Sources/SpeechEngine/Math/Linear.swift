@@ -51,7 +51,7 @@ struct Linear: Sendable {
             ComputeThreads.split(into: parts) { part in
                 let first = part * rows / parts
                 let count = (part + 1) * rows / parts - first
-                cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, Int32(count), Int32(outCount), Int32(inCount),
+                BLAS.sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, Int32(count), Int32(outCount), Int32(inCount),
                             1, input + first * inCount, Int32(inCount), weight, Int32(inCount), 1,
                             output + first * outCount, Int32(outCount))
             }
@@ -70,7 +70,7 @@ struct Linear: Sendable {
             while block < end {
                 let count = min(blockRows, end - block)
                 for row in 0..<rows {
-                    cblas_sgemv(CblasRowMajor, CblasNoTrans, Int32(count), Int32(inCount), 1,
+                    BLAS.sgemv(CblasRowMajor, CblasNoTrans, Int32(count), Int32(inCount), 1,
                                 weight + block * inCount, Int32(inCount), input + row * inCount, 1, 1,
                                 output + row * outCount + block, 1)
                 }

@@ -9,6 +9,8 @@ struct ExampleProgram {
         var status: Int32
         var output: String
         var error: String
+        /// The run was killed after its time limit.
+        var timedOut = false
 
         /// The text after `TRANSCRIPT: `.
         var transcript: String? {
@@ -47,8 +49,9 @@ struct ExampleProgram {
         throw MigrationError(.misuse, "\(name) was not built next to \(testBinary.path); run `swift build --product \(name)`.")
     }
 
-    /// Runs the program with `arguments` and extra environment variables.
-    func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Run {
+    /// Runs the program with `arguments` and extra environment variables;
+    /// with `timeoutSeconds`, a run still going then is killed (`timedOut`).
+    func run(_ arguments: [String], environment: [String: String] = [:], timeoutSeconds: Double? = nil) throws -> Run {
         let process = Process()
         process.executableURL = try executable()
         process.arguments = arguments
@@ -57,10 +60,22 @@ struct ExampleProgram {
         process.standardOutput = output
         process.standardError = error
         try process.run()
+        let killer = timeoutSeconds.map { seconds in
+            let timer = DispatchSource.makeTimerSource(queue: .global())
+            timer.schedule(deadline: .now() + seconds)
+            timer.setEventHandler { if process.isRunning { process.terminate() } }
+            timer.resume()
+            return timer
+        }
         let outputData = output.fileHandleForReading.readDataToEndOfFile()
         let errorData = error.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return Run(status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
-                   error: String(decoding: errorData, as: UTF8.self))
+        killer?.cancel()
+        let timedOut = process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGTERM
+            && timeoutSeconds != nil
+        return Run(status: process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus
+                       : process.terminationStatus,
+                   output: String(decoding: outputData, as: UTF8.self),
+                   error: String(decoding: errorData, as: UTF8.self), timedOut: timedOut)
     }
 }

@@ -1,0 +1,87 @@
+import CBLAS
+import Foundation
+import Synchronization
+
+/// The engine's only door into OpenBLAS: `sgemm` and `sgemv` with the cblas
+/// signatures, each call held open against process exit.
+///
+/// Why a door: OpenBLAS frees its work buffers in a library destructor when
+/// the process exits. An app that calls `exit(0)` while a recognition is
+/// decoding (a dictation app's `stop()`, a result handler that quits) ran
+/// that destructor while an engine thread was still inside `sgemm`, and the
+/// thread then read unmapped memory (SIGSEGV in libopenblas). Library
+/// destructors run after `atexit` handlers, so the first call here registers
+/// one that closes the door and waits for the calls inside to leave (each
+/// takes milliseconds); a thread that reaches the door after that parks
+/// until the process is gone. Nothing else changes for a running process:
+/// entering costs two atomic operations next to calls of microseconds to
+/// milliseconds.
+enum BLAS {
+    /// `C = alpha·op(A)·op(B) + beta·C` (cblas_sgemm).
+    @inline(__always)
+    static func sgemm(_ order: CBLAS_ORDER, _ transA: CBLAS_TRANSPOSE, _ transB: CBLAS_TRANSPOSE,
+                      _ m: Int32, _ n: Int32, _ k: Int32, _ alpha: Float,
+                      _ a: UnsafePointer<Float>?, _ lda: Int32, _ b: UnsafePointer<Float>?, _ ldb: Int32,
+                      _ beta: Float, _ c: UnsafeMutablePointer<Float>?, _ ldc: Int32) {
+        ExitGate.enter()
+        defer { ExitGate.leave() }
+        cblas_sgemm(order, transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+    }
+
+    /// `y = alpha·op(A)·x + beta·y` (cblas_sgemv).
+    @inline(__always)
+    static func sgemv(_ order: CBLAS_ORDER, _ trans: CBLAS_TRANSPOSE, _ m: Int32, _ n: Int32, _ alpha: Float,
+                      _ a: UnsafePointer<Float>?, _ lda: Int32, _ x: UnsafePointer<Float>?, _ incx: Int32,
+                      _ beta: Float, _ y: UnsafeMutablePointer<Float>?, _ incy: Int32) {
+        ExitGate.enter()
+        defer { ExitGate.leave() }
+        cblas_sgemv(order, trans, m, n, alpha, a, lda, x, incx, beta, y, incy)
+    }
+
+    /// Pins OpenBLAS to one thread (the engine splits work itself, see `ComputeThreads`).
+    static func useOneThread() {
+        ExitGate.enter()
+        defer { ExitGate.leave() }
+        openblas_set_num_threads(1)
+    }
+
+    /// Counts the threads inside OpenBLAS and closes at process exit.
+    enum ExitGate {
+        private static let inside = Atomic<Int>(0)
+        private static let closed = Atomic<Bool>(false)
+        /// Registered once, by the first call through the door.
+        private static let registration: Void = {
+            atexit { BLAS.ExitGate.close() }
+        }()
+
+        /// Longest wait at exit for calls to leave: far longer than one call,
+        /// short enough that a wedged thread cannot hold the exit.
+        static let drainTimeoutSeconds = 5.0
+
+        static func enter() {
+            _ = registration
+            inside.add(1, ordering: .sequentiallyConsistent)
+            if closed.load(ordering: .sequentiallyConsistent) {
+                // The process is exiting: never touch OpenBLAS again.
+                inside.subtract(1, ordering: .sequentiallyConsistent)
+                while true { sleep(60) }
+            }
+        }
+
+        static func leave() {
+            inside.subtract(1, ordering: .sequentiallyConsistent)
+        }
+
+        /// Closes the door and waits until no thread is inside.
+        static func close() {
+            closed.store(true, ordering: .sequentiallyConsistent)
+            let deadline = Date().addingTimeInterval(drainTimeoutSeconds)
+            while inside.load(ordering: .sequentiallyConsistent) > 0, Date() < deadline {
+                usleep(500)
+            }
+        }
+
+        /// Threads inside OpenBLAS now (for tests).
+        static var insideCount: Int { inside.load(ordering: .sequentiallyConsistent) }
+    }
+}
