@@ -6,6 +6,9 @@ import Foundation
 /// per-request decoding state for each call, so one instance serves
 /// concurrent requests.
 public final class Transcriber: Sendable {
+    /// The engine's sample rate: every sample array it takes is 16 kHz mono.
+    public static let sampleRate = 16_000.0
+
     public let model: WhisperModel
 
     public init(model: WhisperModel) {
@@ -36,10 +39,23 @@ public final class Transcriber: Sendable {
         try transcribe(samples: samples, options: options, progress: progress, clock: clock, interruption: nil)
     }
 
+    /// What one decoded 30 s window added, for callers that report results
+    /// as decoding proceeds (the streaming recognizer's recordings).
+    struct DecodedWindow {
+        /// The window's segments, times from the start of the audio.
+        var segments: [Segment]
+        /// Audio up to here is decoded, seconds from the start.
+        var throughSeconds: Double
+        /// The window's n-best alternatives (the first window's are the transcript's).
+        var alternatives: [Alternative]
+    }
+
     /// `transcribe(samples:…)` that also stops, with `EngineError(.cancelled)`,
-    /// when `interruption` is raised (checked between decoding steps).
+    /// when `interruption` is raised (checked between decoding steps), and
+    /// hands each decoded window to `onWindow` as soon as it is decoded.
     func transcribe(samples: [Float], options: TranscriptionOptions, progress: (@Sendable (Double) -> Void)? = nil,
-                    clock: StageClock? = nil, interruption: Interruption?) throws -> Transcript {
+                    clock: StageClock? = nil, interruption: Interruption?,
+                    onWindow: ((DecodedWindow) -> Void)? = nil) throws -> Transcript {
         try Self.validate(options)
         var session = try TranscriptionSession(model: model, options: options, clock: clock)
         session.interruption = interruption
@@ -74,6 +90,9 @@ public final class Transcriber: Sendable {
             segments += outcome.segments
             if alternatives.isEmpty { alternatives = outcome.alternatives }
             seekFrame += max(1, outcome.seekFrames)
+            onWindow?(DecodedWindow(segments: outcome.segments,
+                                    throughSeconds: Double(min(seekFrame, contentFrames)) / 100,
+                                    alternatives: outcome.alternatives))
             progress?(min(1, Double(seekFrame) / Double(max(1, contentFrames))))
         }
         // A window cut short by the interruption is not a result.

@@ -15,6 +15,8 @@ final class AudioFeed: @unchecked Sendable {
     struct Sink: Sendable {
         /// Receives samples, in order.
         var samples: @Sendable ([Float]) -> Void
+        /// Receives a whole recording (a file's samples), to decode as a file.
+        var recording: @Sendable ([Float]) -> Void
         /// Called once when audio input ends.
         var end: @Sendable () -> Void
         /// Called when the source failed (e.g. an unreadable file).
@@ -23,6 +25,7 @@ final class AudioFeed: @unchecked Sendable {
 
     private let lock = NSLock()
     private var pending: [Float] = []
+    private var pendingRecording: [Float]?
     private var pendingFailure: (any Error)?
     private var ended = false
     private var attached = false
@@ -37,6 +40,14 @@ final class AudioFeed: @unchecked Sendable {
             guard !samples.isEmpty else { return true }
             if let sink { sink.samples(samples) } else { pending += samples }
             return true
+        }
+    }
+
+    /// Hands over a whole recording (URL requests), or keeps it until a task attaches.
+    func appendRecording(_ samples: [Float]) {
+        lock.withLock {
+            guard !ended else { return }
+            if let sink { sink.recording(samples) } else { pendingRecording = samples }
         }
     }
 
@@ -78,6 +89,10 @@ final class AudioFeed: @unchecked Sendable {
                 newSink.samples(pending)
                 pending = []
             }
+            if let recording = pendingRecording {
+                newSink.recording(recording)
+                pendingRecording = nil
+            }
             if ended, pendingFailure == nil { newSink.end() }
             return true
         }
@@ -93,6 +108,7 @@ final class AudioFeed: @unchecked Sendable {
             ended = true
             sink = nil
             pending = []
+            pendingRecording = nil
         }
     }
 }

@@ -1,7 +1,7 @@
 import AVFoundation
 import CoreMedia
 import Foundation
-import SpeechEngine
+internal import SpeechEngine
 
 /// Converts the audio apps append — `AVAudioPCMBuffer`s in any PCM format —
 /// into the engine's 16 kHz mono Float samples, as a stream.
@@ -15,7 +15,7 @@ import SpeechEngine
 /// Not thread-safe: the owner serializes calls.
 final class BufferConversion {
     /// The engine's sample rate.
-    static let outputRate = 16_000.0
+    static let outputRate = Transcriber.sampleRate
 
     private var resampler: Resampler?
 
@@ -96,6 +96,18 @@ final class BufferConversion {
             throw EngineError(.unsupportedAudioFormat,
                               "Append Float32, Int16 or Int32 PCM buffers (got \(format.commonFormat.rawValue)); "
                               + "convert other formats with AVAudioConverter first.")
+        }
+    }
+}
+
+extension BufferConversion {
+    /// A whole audio file (any format libsndfile reads) as 16 kHz mono samples.
+    /// - Throws: `SFSpeechError.audioReadFailed` when it cannot be read.
+    static func samples(ofFileAt url: URL) throws -> [Float] {
+        do {
+            return try AudioDecoder.decode(contentsOf: url)
+        } catch {
+            throw ErrorMapping.legacyError(forAny: error)
         }
     }
 }

@@ -1,5 +1,5 @@
 import Foundation
-import SpeechEngine
+internal import SpeechEngine
 
 /// The one place where engine errors become Apple-shaped errors.
 ///
@@ -108,6 +108,15 @@ enum ErrorMapping {
         default: code = .internalServiceError
         }
         return SFSpeechError(code, userInfo: info(error))
+    }
+
+    /// Any error from below the faces as a modern-face error: engine errors
+    /// mapped, Speech errors and cancellation as they are.
+    static func speechError(forAny error: any Error) -> any Error {
+        if let engineError = error as? EngineError { return speechError(for: engineError) }
+        if error is SFSpeechError || error is CancellationError { return error }
+        return SFSpeechError(.internalServiceError, userInfo: [NSLocalizedDescriptionKey: error.localizedDescription,
+                                                             NSUnderlyingErrorKey: error])
     }
 
     /// Any error from below the faces (engine or file reading) as a legacy error.

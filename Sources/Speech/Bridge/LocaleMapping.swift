@@ -1,5 +1,5 @@
 import Foundation
-import SpeechEngine
+internal import SpeechEngine
 
 /// Whisper language codes ⇄ `Locale`s, compared through BCP-47 identifiers.
 ///
@@ -31,7 +31,7 @@ enum LocaleMapping {
     /// the language is a Whisper language and whisper-base, which the engine
     /// session always finalizes with, is installed (whisper-tiny.en only
     /// speeds up English partial results).
-    static func isInstalled(_ locale: Locale, in store: AssetStore) -> Bool {
+    static func isInstalled(_ locale: Locale, in store: AssetStore = .default) -> Bool {
         guard whisperLanguage(for: locale, among: whisperLanguages) != nil else { return false }
         return store.isInstalled(.whisperBase)
     }

@@ -1,44 +1,39 @@
 import Foundation
-import SpeechEngine
-import Synchronization
+internal import SpeechEngine
 
-/// How the faces obtain a `RecognitionSession` for a locale and options.
+/// How the faces obtain a `RecognitionBackend` for a locale and configuration.
 ///
-/// The faces never construct sessions themselves: they ask a factory, which
+/// The faces never construct backends themselves: they ask a factory, which
 /// is the engine-backed one in the product and a scripted fake in tests
-/// (set per recognizer or analyzer, so parallel tests do not interfere).
-struct RecognitionSessionFactory: Sendable {
-    /// Creates a session ready to take audio; throws `EngineError` when no
-    /// model serves the locale or the model cannot be loaded.
-    let makeSession: @Sendable (_ locale: Locale, _ options: StreamingOptions) throws -> any RecognitionSession
+/// (set per recognizer or analyzer, so parallel tests do not interfere), or
+/// another face's pipeline (SpeechMigration's adapters).
+package struct RecognitionSessionFactory: Sendable {
+    /// Creates a backend ready to take audio; throws when no model serves
+    /// the locale or the model cannot be loaded.
+    let makeBackend: @Sendable (_ locale: Locale, _ configuration: RecognitionConfiguration) throws
+        -> any RecognitionBackend
 
-    /// Wraps a session-making function.
-    init(_ makeSession: @escaping @Sendable (_ locale: Locale, _ options: StreamingOptions) throws -> any RecognitionSession) {
-        self.makeSession = makeSession
+    /// Wraps a backend-making function.
+    package init(_ makeBackend: @escaping @Sendable (_ locale: Locale, _ configuration: RecognitionConfiguration) throws
+                    -> any RecognitionBackend) {
+        self.makeBackend = makeBackend
     }
 
-    /// A session for `locale` with `options`.
-    func session(for locale: Locale, options: StreamingOptions) throws -> any RecognitionSession {
-        try makeSession(locale, options)
+    /// A backend for `locale` with `configuration`.
+    func backend(for locale: Locale, configuration: RecognitionConfiguration) throws -> any RecognitionBackend {
+        try makeBackend(locale, configuration)
     }
 
-    private static let installed = Mutex<RecognitionSessionFactory?>(nil)
-
-    /// The factory the faces use by default: the engine-backed
-    /// `EngineSession`, unless `install(_:)` replaced it.
-    static var engine: RecognitionSessionFactory {
-        installed.withLock { $0 } ?? EngineSession.factory
+    /// The engine-backed factory the faces use by default.
+    static let engine = RecognitionSessionFactory { locale, configuration in
+        try EngineBackend(locale: locale, configuration: configuration)
     }
+}
 
-    /// Makes `factory` the default for every face created afterwards.
-    static func install(_ factory: RecognitionSessionFactory) {
-        installed.withLock { $0 = factory }
-    }
-
-    /// A factory whose sessions always fail to start: used when no engine
-    /// session is linked in.
+extension RecognitionSessionFactory {
+    /// A factory whose backends always fail to start (no engine linked in).
     static let unavailable = RecognitionSessionFactory { _, _ in
         throw EngineError(.modelNotFound, "No recognition engine is available in this build; "
-                          + "install a model with `speech assets install` and link the engine session.")
+                          + "install a model with `speech assets install` and link the engine backend.")
     }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import SpeechEngine
 
 extension ResultMapping {
     /// The legacy result for the transcript so far: the committed ranges,
@@ -12,7 +11,7 @@ extension ResultMapping {
     ///   - finals: committed hypotheses, in stream order.
     ///   - volatile: the current guess after the last committed range.
     ///   - voice: the request's audio features; nil for on-device tasks.
-    static func legacyResult(finals: [StreamingHypothesis], volatile: StreamingHypothesis?, isFinal: Bool,
+    static func legacyResult(finals: [RecognizedSpan], volatile: RecognizedSpan?, isFinal: Bool,
                              voice: VoiceAnalyzer?) -> SFSpeechRecognitionResult {
         let hypotheses = finals + (volatile.map { [$0] } ?? [])
         let best = layout(hypotheses.flatMap(words(of:)))
@@ -34,7 +33,7 @@ extension ResultMapping {
     }
 
     /// Speaking rate, pauses and speech extent of final words.
-    static func legacyMetadata(_ words: [WordTiming], voice: VoiceAnalyzer?) -> SFSpeechRecognitionMetadata? {
+    static func legacyMetadata(_ words: [RecognizedWord], voice: VoiceAnalyzer?) -> SFSpeechRecognitionMetadata? {
         guard let first = words.first, let last = words.last else { return nil }
         let start = first.startSeconds
         let duration = max(0, last.endSeconds - start)
@@ -62,7 +61,7 @@ extension ResultMapping {
         return SFTranscriptionSegment(
             substring: placed.substring, substringRange: placed.range, timestamp: timing.startSeconds,
             duration: max(0, timing.endSeconds - timing.startSeconds),
-            confidence: isFinal ? Float(max(0, min(1, timing.probability))) : 0,
+            confidence: isFinal ? Float(max(0, min(1, timing.confidence))) : 0,
             alternativeSubstrings: isFinal ? alternatives : [],
             voiceAnalytics: voice.map { analytics($0, from: timing.startSeconds, to: timing.endSeconds) })
     }
@@ -70,7 +69,7 @@ extension ResultMapping {
     /// A whole-transcript alternative: its text and words.
     private struct AlternativeText {
         var text: String
-        var words: [WordTiming]
+        var words: [RecognizedWord]
         /// For each word of the best layout (by index), the alternative's word
         /// at the same position of the same range, when the range has as many words.
         var positional: [Int: String]
@@ -79,7 +78,7 @@ extension ResultMapping {
     /// The n-best alternatives of the whole transcript: alternative `k`
     /// replaces each range's text with that range's `k`-th distinct
     /// alternative (keeping the best text where a range has fewer).
-    private static func alternativeTexts(of hypotheses: [StreamingHypothesis]) -> [AlternativeText] {
+    private static func alternativeTexts(of hypotheses: [RecognizedSpan]) -> [AlternativeText] {
         let distinct = hypotheses.map { hypothesis in
             hypothesis.alternatives.map(\.text)
                 .map { $0.trimmingCharacters(in: .whitespaces) }
@@ -89,7 +88,7 @@ extension ResultMapping {
         var result: [AlternativeText] = []
         var seen = Set<String>()
         for rank in 0..<count {
-            var joined: [WordTiming] = []
+            var joined: [RecognizedWord] = []
             var positional: [Int: String] = [:]
             var bestIndex = 0
             for (hypothesis, alternatives) in zip(hypotheses, distinct) {
@@ -107,9 +106,9 @@ extension ResultMapping {
                     }
                 }
                 bestIndex += bestWords.count
-                if !joined.isEmpty, let first = rangeWords.first, !first.word.hasPrefix(" ") {
-                    joined.append(WordTiming(word: " " + first.word, startSeconds: first.startSeconds,
-                                            endSeconds: first.endSeconds, probability: first.probability))
+                if !joined.isEmpty, let first = rangeWords.first, !first.text.hasPrefix(" ") {
+                    joined.append(RecognizedWord(text: " " + first.text, startSeconds: first.startSeconds,
+                                            endSeconds: first.endSeconds, confidence: first.confidence))
                     joined.append(contentsOf: rangeWords.dropFirst())
                 } else {
                     joined.append(contentsOf: rangeWords)

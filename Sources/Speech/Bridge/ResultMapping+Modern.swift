@@ -1,6 +1,5 @@
 import CoreMedia
 import Foundation
-import SpeechEngine
 
 /// An engine hypothesis mapped to the modern face: what a transcriber result
 /// is made of, before it takes its module's `Result` type.
@@ -36,7 +35,7 @@ enum ModernResultMapping {
     }
 
     /// The analyzer-timeline range of a hypothesis from a session starting at `base`.
-    static func range(of hypothesis: StreamingHypothesis, base: CMTime) -> CMTimeRange {
+    static func range(of hypothesis: RecognizedSpan, base: CMTime) -> CMTimeRange {
         let start = time(hypothesis.startSeconds, after: base)
         let end = time(max(hypothesis.startSeconds, hypothesis.endSeconds), after: base)
         return CMTimeRange(start: start, end: end)
@@ -47,7 +46,7 @@ enum ModernResultMapping {
     /// - Parameters:
     ///   - continuesText: whether text was published before this range, so the
     ///     phrase keeps the space that separates it from earlier text.
-    static func alternatives(of hypothesis: StreamingHypothesis, base: CMTime,
+    static func alternatives(of hypothesis: RecognizedSpan, base: CMTime,
                              settings: TranscriberSettings, continuesText: Bool) -> [AttributedString] {
         let best = attributedText(of: hypothesis, base: base, settings: settings, continuesText: continuesText)
         guard settings.reportsAlternatives else { return [best] }
@@ -65,7 +64,7 @@ enum ModernResultMapping {
 
     /// The best text of a hypothesis: one run per word when word attributes
     /// were asked for and the engine gave words, otherwise one run.
-    static func attributedText(of hypothesis: StreamingHypothesis, base: CMTime,
+    static func attributedText(of hypothesis: RecognizedSpan, base: CMTime,
                                settings: TranscriberSettings, continuesText: Bool) -> AttributedString {
         let wantsWordRuns = settings.attributesTimeRanges || settings.attributesConfidence
         guard wantsWordRuns, !hypothesis.words.isEmpty else {
@@ -78,7 +77,7 @@ enum ModernResultMapping {
         }
         var result = AttributedString()
         for (index, word) in hypothesis.words.enumerated() {
-            var piece = filtered(word.word, settings: settings)
+            var piece = filtered(word.text, settings: settings)
             if index == 0 { piece = spaced(piece, continuesText: continuesText) }
             guard !piece.isEmpty else { continue }
             var run = AttributedString(piece)
@@ -87,7 +86,7 @@ enum ModernResultMapping {
                                                  end: time(max(word.startSeconds, word.endSeconds), after: base))
             }
             if settings.attributesConfidence {
-                run.transcriptionConfidence = min(1, max(Double.leastNonzeroMagnitude, word.probability))
+                run.transcriptionConfidence = min(1, max(Double.leastNonzeroMagnitude, word.confidence))
             }
             result += run
         }

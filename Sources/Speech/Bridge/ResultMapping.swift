@@ -1,5 +1,4 @@
 import Foundation
-import SpeechEngine
 
 /// Turns the engine's streaming hypotheses into the faces' result types.
 ///
@@ -15,7 +14,7 @@ enum ResultMapping {
         /// Where `substring` sits in the display string, in UTF-16 units.
         var range: NSRange
         /// The engine's word (times from stream start, probability).
-        var timing: WordTiming
+        var timing: RecognizedWord
     }
 
     /// The display string of `words` and where each word sits in it.
@@ -24,15 +23,15 @@ enum ResultMapping {
     /// leading space, or none in languages written without spaces), and the
     /// leading whitespace of the whole string is dropped. Words that are only
     /// whitespace are skipped. Ranges are ascending, disjoint and in bounds.
-    static func layout(_ words: [WordTiming]) -> (text: String, words: [PlacedWord]) {
+    static func layout(_ words: [RecognizedWord]) -> (text: String, words: [PlacedWord]) {
         var text = ""
         var utf16Count = 0
         var placed: [PlacedWord] = []
         placed.reserveCapacity(words.count)
         for word in words {
-            let trimmed = word.word.trimmingCharacters(in: .whitespacesAndNewlines)
+            let trimmed = word.text.trimmingCharacters(in: .whitespacesAndNewlines)
             guard !trimmed.isEmpty else { continue }
-            let leading = word.word.prefix { $0.isWhitespace }
+            let leading = word.text.prefix { $0.isWhitespace }
             // Keep one separator between words; none before the first word.
             let separator = text.isEmpty ? "" : (!leading.isEmpty || needsSpace(between: text.last, and: trimmed.first) ? " " : "")
             text += separator
@@ -67,14 +66,14 @@ enum ResultMapping {
     /// gave text without them — the text's whitespace-separated words spread
     /// over the hypothesis's time range in proportion to their length, with
     /// probability 0.
-    static func words(of hypothesis: StreamingHypothesis) -> [WordTiming] {
-        let hasTimedWords = hypothesis.words.contains { !$0.word.trimmingCharacters(in: .whitespaces).isEmpty }
+    static func words(of hypothesis: RecognizedSpan) -> [RecognizedWord] {
+        let hasTimedWords = hypothesis.words.contains { !$0.text.trimmingCharacters(in: .whitespaces).isEmpty }
         if hasTimedWords { return hypothesis.words }
         return spreadWords(hypothesis.text, from: hypothesis.startSeconds, to: hypothesis.endSeconds, probability: 0)
     }
 
     /// Words of `text` spread evenly (by character count) over `[start, end]`.
-    static func spreadWords(_ text: String, from start: Double, to end: Double, probability: Double) -> [WordTiming] {
+    static func spreadWords(_ text: String, from start: Double, to end: Double, probability: Double) -> [RecognizedWord] {
         let tokens = text.split(whereSeparator: \.isWhitespace).map(String.init)
         let totalCharacters = max(1, tokens.reduce(0) { $0 + $1.count })
         let span = max(0, end - start)
@@ -82,8 +81,8 @@ enum ResultMapping {
         return tokens.enumerated().map { index, token in
             let duration = span * Double(token.count) / Double(totalCharacters)
             defer { cursor += duration }
-            return WordTiming(word: index == 0 ? token : " " + token, startSeconds: cursor,
-                              endSeconds: cursor + duration, probability: probability)
+            return RecognizedWord(text: index == 0 ? token : " " + token, startSeconds: cursor,
+                              endSeconds: cursor + duration, confidence: probability)
         }
     }
 }

@@ -1,9 +1,8 @@
 import Foundation
-import SpeechEngine
 
 extension SFSpeechRecognitionTask {
     /// Starts the task: obtains a session off the caller's thread, then
-    /// connects the request's audio and reads the session's events.
+    /// connects the request's audio and reads the session's updates.
     /// - Parameter failure: an error known before starting (not authorized,
     ///   unsupported locale); the task then completes with it.
     func start(locale: Locale, language: String?, factory: RecognitionSessionFactory, failure: (any Error)?) {
@@ -11,7 +10,7 @@ extension SFSpeechRecognitionTask {
             fail(failure)
             return
         }
-        guard let language else {
+        guard language != nil else {
             fail(ErrorMapping.Legacy.assetsNotInstalled.error(reason: "No model serves \(locale.identifier)."))
             return
         }
@@ -19,25 +18,20 @@ extension SFSpeechRecognitionTask {
             fail(ErrorMapping.Legacy.alreadyActive.error(reason: "The request is already used by another task."))
             return
         }
-        let options: StreamingOptions
-        do {
-            options = try request.streamingOptions(language: language)
-        } catch {
-            fail(error)
-            return
-        }
+        let configuration = request.recognitionConfiguration()
+        lock.withLock { nextLimitSeconds = request.recognitionLimitSeconds }
         // Creating a session may load a model (seconds): keep it off both the
         // caller's thread and Swift concurrency's small cooperative pool.
         DispatchQueue.global(qos: .userInitiated).async { [self] in
             do {
-                sessionReady(try factory.session(for: locale, options: options))
+                sessionReady(try factory.backend(for: locale, configuration: configuration))
             } catch {
                 fail(ErrorMapping.legacyError(forAny: error))
             }
         }
     }
 
-    private func sessionReady(_ session: any RecognitionSession) {
+    private func sessionReady(_ session: any RecognitionBackend) {
         let proceed = lock.withLock {
             guard !terminated else { return false }
             self.session = session
@@ -48,15 +42,17 @@ extension SFSpeechRecognitionTask {
             return
         }
         Task.detached(priority: .userInitiated) { [self] in
-            for await event in session.events {
-                handle(event)
+            for await update in session.updates {
+                handle(update)
             }
             streamEnded()
         }
         let sink = AudioFeed.Sink(
             samples: { [weak self] samples in
-                self?.noteAudio(samples)
-                session.append(samples)
+                self?.take(samples, into: session)
+            },
+            recording: { [weak self] samples in
+                self?.takeRecording(samples, into: session)
             },
             end: { [weak self] in
                 self?.noteEndOfAudio()
@@ -77,21 +73,68 @@ extension SFSpeechRecognitionTask {
         request.startProducingAudio()
     }
 
-    private func noteAudio(_ samples: [Float]) {
-        lock.withLock { if currentState == .starting { currentState = .running } }
-        voice?.append(samples)
+    /// Hands live samples to the session, applying the one-minute limit of
+    /// server-style tasks: at the limit the task stops taking audio and
+    /// finishes, or — rolling — finalizes there and goes on.
+    private func take(_ samples: [Float], into session: any RecognitionBackend) {
+        let rate = BufferConversion.outputRate
+        let (accepted, limit): ([Float], Double?) = lock.withLock {
+            if currentState == .starting { currentState = .running }
+            let before = appendedSeconds
+            var accepted = samples
+            var reached: Double?
+            if let limit = nextLimitSeconds, before + Double(samples.count) / rate >= limit {
+                reached = limit
+                if request.rollsOverAtRecognitionLimit {
+                    nextLimitSeconds = limit + request.maximumRecognitionDuration
+                } else {
+                    accepted = Array(samples.prefix(max(0, Int(((limit - before) * rate).rounded()))))
+                    nextLimitSeconds = nil
+                }
+            }
+            appendedSeconds = before + Double(accepted.count) / rate
+            return (accepted, reached)
+        }
+        voice?.append(accepted)
+        session.append(accepted)
+        guard let limit else { return }
+        if request.rollsOverAtRecognitionLimit {
+            session.commit(throughSeconds: limit)
+        } else {
+            // Apple stops reading at the limit and delivers the first minute's result.
+            request.feed.close()
+            noteEndOfAudio()
+            session.finish()
+        }
     }
 
-    /// Audio input ended: the task is finishing. The delegate hears
-    /// `speechRecognitionTaskFinishedReadingAudio` once the results for the
-    /// audio already taken are out, just before the final result (or error),
-    /// so it follows every hypothesis about that audio.
+    /// Hands a whole recording (a URL request's file) to the session; a
+    /// server-style task that does not roll over recognizes its first minute.
+    private func takeRecording(_ samples: [Float], into session: any RecognitionBackend) {
+        let recording: [Float] = lock.withLock {
+            if currentState == .starting { currentState = .running }
+            isRecording = true
+            guard let limit = nextLimitSeconds, !request.rollsOverAtRecognitionLimit else { return samples }
+            return Array(samples.prefix(Int(limit * BufferConversion.outputRate)))
+        }
+        voice?.append(recording)
+        session.appendRecording(recording)
+    }
+
+    /// Audio input ended (`endAudio()`, `finish()`, the end of the file or
+    /// the limit): the task is finishing, and the delegate hears
+    /// `speechRecognitionTaskFinishedReadingAudio` now, before the results
+    /// for the audio still being recognized. A recording is read by the
+    /// engine at once, after it reports where the speech is: the call then
+    /// follows the recording's first update past its speech events.
     func noteEndOfAudio() {
-        lock.withLock {
-            guard !finishing, !terminated else { return }
+        let (first, recording) = lock.withLock {
+            guard !finishing, !terminated else { return (false, isRecording) }
             finishing = true
             if currentState == .starting || currentState == .running { currentState = .finishing }
+            return (true, isRecording)
         }
+        if first && !recording { reportFinishedReading() }
     }
 
     private func reportFinishedReading() {
@@ -102,46 +145,49 @@ extension SFSpeechRecognitionTask {
         if first { post(.finishedReading) }
     }
 
-    private func handle(_ event: StreamingEvent) {
-        guard !lock.withLock({ terminated }) else { return }
-        switch event {
-        case .speechDetected:
+    private func handle(_ update: SessionUpdate) {
+        let (terminated, recordingRead) = lock.withLock { (self.terminated, isRecording && finishing) }
+        guard !terminated else { return }
+        switch update {
+        case .speechStarted, .speechEnded: break
+        default: if recordingRead { reportFinishedReading() }
+        }
+        switch update {
+        case .speechStarted:
             let first = lock.withLock {
                 defer { detectedSpeech = true }
                 return !detectedSpeech
             }
             if first { post(.detectedSpeech) }
-        case .volatile(let hypothesis):
+        case .volatile(let span):
             let finals = lock.withLock {
-                volatile = hypothesis
+                volatile = span
                 return self.finals
             }
-            postPartial(finals: finals, volatile: hypothesis)
-        case .final(let hypothesis):
-            let (finals, audioEnded) = lock.withLock {
-                self.finals.append(hypothesis)
+            postPartial(finals: finals, volatile: span)
+        case .final(let span):
+            let (finals, showsPartial) = lock.withLock {
+                self.finals.append(span)
                 volatile = nil
-                return (self.finals, finishing)
+                // Live audio: once it has ended the final result is next, so no extra
+                // partial. A recording shows each decoded window as it comes.
+                return (self.finals, isRecording || !finishing)
             }
-            // Once audio has ended the final result is next: no extra partial.
-            if !audioEnded { postPartial(finals: finals, volatile: nil, onlyIfChanged: true) }
+            if showsPartial { postPartial(finals: finals, volatile: nil, onlyIfChanged: true) }
         case .progress(let seconds):
             post(.processedAudio(seconds))
-        case .limitReached:
-            guard !request.rollsOverAtRecognitionLimit else { return }
-            request.feed.close()
-            noteEndOfAudio()
+        case .speechEnded, .committed:
+            break
         case .finished:
             complete()
         case .failed(let error):
-            fail(ErrorMapping.legacyError(for: error))
+            fail(ErrorMapping.legacyError(forAny: error))
         }
     }
 
     /// Posts the cumulative partial result; a committed range whose text the
     /// last partial already showed is not reported again.
-    private func postPartial(finals: [StreamingHypothesis], volatile: StreamingHypothesis?,
-                             onlyIfChanged: Bool = false) {
+    private func postPartial(finals: [RecognizedSpan], volatile: RecognizedSpan?, onlyIfChanged: Bool = false) {
         guard request.shouldReportPartialResults else { return }
         let result = ResultMapping.legacyResult(finals: finals, volatile: volatile, isFinal: false, voice: nil)
         let text = result.bestTranscription.formattedString
@@ -155,7 +201,7 @@ extension SFSpeechRecognitionTask {
 
     /// All audio recognized: the final result, or 1110 when nothing was said.
     private func complete() {
-        let finals: [StreamingHypothesis]? = lock.withLock {
+        let finals: [RecognizedSpan]? = lock.withLock {
             guard !terminated else { return nil }
             return self.finals
         }
@@ -178,7 +224,7 @@ extension SFSpeechRecognitionTask {
 
     /// Ends the task with `error`, once; later errors are ignored.
     func fail(_ error: any Error) {
-        let (proceed, audioStarted, session): (Bool, Bool, (any RecognitionSession)?) = lock.withLock {
+        let (proceed, audioStarted, session): (Bool, Bool, (any RecognitionBackend)?) = lock.withLock {
             guard !terminated else { return (false, false, nil) }
             terminated = true
             currentError = error

@@ -1,5 +1,4 @@
 import Foundation
-import SpeechEngine
 
 /// A running recognition: its state, and the way to finish or cancel it.
 ///
@@ -9,8 +8,9 @@ import SpeechEngine
 /// finishing → completed`, or `canceling → completed` after `cancel()`; an
 /// error completes the task with `error` set. The handler receives partial
 /// results, then exactly one final result or one error.
-/// - Note: On Linux the task runs the Whisper engine's streaming recognizer
-///   in-process. The task keeps itself alive until it completes; it does not
+/// - Note: On Linux the task runs the Whisper engine in-process: a buffer
+///   request through its streaming recognizer, a URL request decoded as a
+///   file. The task keeps itself alive until it completes; it does not
 ///   retain its delegate.
 @available(iOS 10.0, macOS 10.15, *)
 open class SFSpeechRecognitionTask: NSObject, @unchecked Sendable {
@@ -42,9 +42,15 @@ open class SFSpeechRecognitionTask: NSObject, @unchecked Sendable {
     var terminated = false
     /// Cleared when the terminal callback runs, releasing the handler.
     var receiver: Receiver?
-    var session: (any RecognitionSession)?
-    var finals: [StreamingHypothesis] = []
-    var volatile: StreamingHypothesis?
+    var session: (any RecognitionBackend)?
+    var finals: [RecognizedSpan] = []
+    var volatile: RecognizedSpan?
+    /// Seconds of audio handed to the session (the one-minute limit counts them).
+    var appendedSeconds = 0.0
+    /// The next stream time at which a server-style task stops or rolls over.
+    var nextLimitSeconds: Double?
+    /// The audio is a recording (a URL request): each window's final is shown as a partial.
+    var isRecording = false
     var detectedSpeech = false
     var reportedFinishedReading = false
     var lastPartialText: String?
@@ -95,7 +101,7 @@ open class SFSpeechRecognitionTask: NSObject, @unchecked Sendable {
     /// then `didFinishSuccessfully(false)`. No effect on a completed task.
     open func cancel() {
         let cancelledError = ErrorMapping.Legacy.cancelled.error()
-        let (proceed, session): (Bool, (any RecognitionSession)?) = lock.withLock {
+        let (proceed, session): (Bool, (any RecognitionBackend)?) = lock.withLock {
             guard !terminated else { return (false, nil) }
             terminated = true
             cancelled = true

@@ -1,5 +1,5 @@
 import Foundation
-import SpeechEngine
+
 
 /// Recognizes speech in a locale: the entry point of the legacy Speech API.
 ///
@@ -46,7 +46,7 @@ open class SFSpeechRecognizer: NSObject, @unchecked Sendable {
     /// Where tasks get their sessions (tests use scripted ones).
     var sessionFactory: RecognitionSessionFactory = .engine
     /// Whether a model for a locale is installed.
-    var availabilityCheck: @Sendable (Locale) -> Bool = { LocaleMapping.isInstalled($0, in: AssetStore.default) }
+    var availabilityCheck: @Sendable (Locale) -> Bool = { LocaleMapping.isInstalled($0) }
     /// The permission answer tasks are checked against.
     var authorizationStatusProvider: @Sendable () -> SFSpeechRecognizerAuthorizationStatus = {
         AuthorizationStore.standard.status()

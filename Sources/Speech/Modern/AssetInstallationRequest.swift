@@ -1,6 +1,4 @@
 import Foundation
-import SpeechEngine
-import Synchronization
 
 /// Downloads and installs the assets some modules need, reporting progress.
 ///
@@ -20,12 +18,12 @@ public final class AssetInstallationRequest: NSObject, ProgressReporting, @unche
     /// The download and installation progress (fractions of all assets).
     public final let progress: Progress
     /// The models to install.
-    let models: [ModelName]
+    let models: [AssetModel]
     /// Where to install them, and how.
     let assets: ModernAssets
 
     /// A request for `models`.
-    init(models: [ModelName], assets: ModernAssets) {
+    init(models: [AssetModel], assets: ModernAssets) {
         self.models = models
         self.assets = assets
         progress = Progress(totalUnitCount: Int64(max(1, models.count)) * AssetInstallations.unitsPerModel)
@@ -39,7 +37,7 @@ public final class AssetInstallationRequest: NSObject, ProgressReporting, @unche
     public final func downloadAndInstall() async throws {
         for (index, model) in models.enumerated() {
             let alreadyDone = Int64(index) * AssetInstallations.unitsPerModel
-            if assets.store.isInstalled(model) {
+            if assets.isInstalled(model) {
                 progress.completedUnitCount = alreadyDone + AssetInstallations.unitsPerModel
                 continue
             }
@@ -48,8 +46,8 @@ public final class AssetInstallationRequest: NSObject, ProgressReporting, @unche
                     let units = Int64((fraction * Double(AssetInstallations.unitsPerModel)).rounded())
                     self.progress.completedUnitCount = alreadyDone + min(AssetInstallations.unitsPerModel, units)
                 }
-            } catch let error as EngineError {
-                throw ErrorMapping.speechError(for: error)
+            } catch {
+                throw ErrorMapping.speechError(forAny: error)
             }
             progress.completedUnitCount = alreadyDone + AssetInstallations.unitsPerModel
         }
@@ -57,61 +55,3 @@ public final class AssetInstallationRequest: NSObject, ProgressReporting, @unche
     }
 }
 
-/// The installations running in this process, one per model folder, shared
-/// by every request that asks for the same model.
-enum AssetInstallations {
-    /// Progress units per model.
-    static let unitsPerModel: Int64 = 100
-
-    /// One running installation and the requests waiting for it.
-    private final class Installation: @unchecked Sendable {
-        // @unchecked: the observers list is guarded by `AssetInstallations.running`.
-        let progress = Progress(totalUnitCount: unitsPerModel)
-        var task: Task<Void, any Error>?
-        var observers: [@Sendable (Double) -> Void] = []
-    }
-
-    private static let running = Mutex<[String: Installation]>([:])
-
-    private static func key(_ model: ModelName, _ store: AssetStore) -> String {
-        store.directory(for: model).path
-    }
-
-    /// Whether `model` is being installed into `store` now.
-    static func isInstalling(_ model: ModelName, in store: AssetStore) -> Bool {
-        running.withLock { $0[key(model, store)] != nil }
-    }
-
-    /// Installs `model`, or joins its installation if one is running;
-    /// `report` receives the fraction done.
-    static func install(_ model: ModelName, assets: ModernAssets,
-                        report: @escaping @Sendable (Double) -> Void) async throws {
-        let key = key(model, assets.store)
-        let installation: Installation = running.withLock { table in
-            if let existing = table[key] {
-                existing.observers.append(report)
-                return existing
-            }
-            let installation = Installation()
-            installation.observers = [report]
-            table[key] = installation
-            installation.task = Task {
-                defer { _ = running.withLock { $0.removeValue(forKey: key) } }
-                let watcher = Task {
-                    while !Task.isCancelled {
-                        let fraction = installation.progress.fractionCompleted
-                        let observers = running.withLock { _ in installation.observers }
-                        for observer in observers { observer(fraction) }
-                        try? await Task.sleep(nanoseconds: 100_000_000)
-                    }
-                }
-                defer { watcher.cancel() }
-                try await assets.installer(model, assets.store, installation.progress)
-            }
-            return installation
-        }
-        guard let task = running.withLock({ _ in installation.task }) else { return }
-        try await task.value
-        report(1)
-    }
-}

@@ -1,5 +1,4 @@
 import Foundation
-import SpeechEngine
 
 /// Manages the assets (models) the speech modules need: their status,
 /// installation, and the app's locale reservations.
@@ -82,7 +81,7 @@ public final class AssetInventory {
     public static func assetInstallationRequest(supporting modules: [any SpeechModule]) async throws
         -> AssetInstallationRequest? {
         let assets = ModernAssets.current
-        var models: [ModelName] = []
+        var models: [AssetModel] = []
         for module in modules {
             guard let settings = (module as? any AnalyzerModule)?.role.transcriberSettings else {
                 if module is any AnalyzerModule { continue }
@@ -106,7 +105,7 @@ public final class AssetInventory {
         let locale = settings.locale
         guard ModernLocales.supportedLocale(equivalentTo: locale, assets: assets) != nil else { return .unsupported }
         if assets.isInstalled(locale) { return .installed }
-        if let model = assets.modelToInstall(for: locale), AssetInstallations.isInstalling(model, in: assets.store) {
+        if let model = assets.modelToInstall(for: locale), AssetInstallations.isInstalling(model, in: assets) {
             return .downloading
         }
         return .supported

@@ -2,9 +2,11 @@ import AVFoundation
 import CoreMedia
 import Foundation
 
-/// The input sequence of an audio file: the file read in one-second chunks
-/// and converted to the analyzer's format (16 kHz mono Float32), as Apple's
-/// analyzer converts file input automatically.
+/// An audio file as analyzer input: read from its current position in
+/// one-second chunks and converted to the engine's 16 kHz mono, as Apple's
+/// analyzer converts file input automatically. The analyzer takes the whole
+/// file as one recording (`samples()`), decoded as a file; the sequence of
+/// `AnalyzerInput` buffers is there for callers that want them.
 ///
 /// Buffers carry no time-codes: the file's audio follows any input consumed
 /// before it. Reading errors end the sequence with
@@ -35,7 +37,7 @@ struct AudioFileInput: AsyncSequence, @unchecked Sendable {
 
         /// The next chunk as 16 kHz mono samples (possibly empty while the
         /// resampler fills); sets `isDone` at the end of the file.
-        private mutating func readChunk() throws -> [Float] {
+        mutating func readChunk() throws -> [Float] {
             let format = file.processingFormat
             let capacity = AVAudioFrameCount(Swift.max(1_024, format.sampleRate.rounded()))
             guard let chunk = AVAudioPCMBuffer(pcmFormat: format, frameCapacity: capacity) else {
@@ -62,9 +64,22 @@ struct AudioFileInput: AsyncSequence, @unchecked Sendable {
         AsyncIterator(file: file)
     }
 
+    /// The rest of the file as 16 kHz mono samples.
+    /// - Throws: `SFSpeechError.Code.audioReadFailed`; `CancellationError` when the task is cancelled.
+    func samples() throws -> [Float] {
+        var iterator = makeAsyncIterator()
+        var samples: [Float] = []
+        while !iterator.isDone {
+            try Task.checkCancellation()
+            samples += try iterator.readChunk()
+        }
+        return samples
+    }
+
     /// A 16 kHz mono Float32 buffer holding `samples`.
     static func buffer(of samples: [Float]) throws -> AVAudioPCMBuffer {
-        guard let format = AVAudioFormat(commonFormat: .pcmFormatFloat32, sampleRate: 16_000, channels: 1,
+        guard let format = AVAudioFormat(commonFormat: .pcmFormatFloat32,
+                                         sampleRate: Double(ModernAudioFormats.sampleRate), channels: 1,
                                          interleaved: false),
               let buffer = AVAudioPCMBuffer(pcmFormat: format, frameCapacity: AVAudioFrameCount(samples.count)),
               let channel = buffer.floatChannelData?[0] else {

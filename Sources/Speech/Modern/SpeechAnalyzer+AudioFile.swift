@@ -33,7 +33,7 @@ extension SpeechAnalyzer {
     public final func start(inputAudioFile audioFile: AVAudioFile, finishAfterFile: Bool = false) async throws {
         try throwIfFailed()
         try Self.checkReadable(audioFile)
-        guard beginInput(SpeechAnalyzer.inputLoop(for: AudioFileInput(file: audioFile))) != nil else { return }
+        guard beginInput(SpeechAnalyzer.recordingLoop(for: AudioFileInput(file: audioFile))) != nil else { return }
         if finishAfterFile {
             let weakSelf = WeakAnalyzer(self)
             Task(priority: analyzerOptions.priority) {
@@ -55,7 +55,31 @@ extension SpeechAnalyzer {
     public final func analyzeSequence(from audioFile: AVAudioFile) async throws -> CMTime? {
         try throwIfFailed()
         try Self.checkReadable(audioFile)
-        return try await analyzeSequence(AudioFileInput(file: audioFile))
+        guard let task = beginInput(SpeechAnalyzer.recordingLoop(for: AudioFileInput(file: audioFile))) else {
+            return consumedEnd
+        }
+        await withTaskCancellationHandler {
+            await task.value
+        } onCancel: {
+            task.cancel()
+        }
+        try throwIfFailed()
+        return consumedEnd
+    }
+
+    /// The consumption loop for a file: the whole file read, then handed to
+    /// the transcribers as one recording.
+    static func recordingLoop(for input: AudioFileInput) -> InputLoop {
+        { weakAnalyzer, generation in
+            do {
+                let samples = try input.samples()
+                guard let analyzer = weakAnalyzer.analyzer,
+                      await analyzer.consumeRecording(samples, generation: generation) else { return }
+                await analyzer.inputSequenceEnded(generation: generation)
+            } catch {
+                await weakAnalyzer.analyzer?.inputSequenceFailed(error, generation: generation)
+            }
+        }
     }
 
     /// Throws `audioReadFailed` for a file that cannot be read (closed, or

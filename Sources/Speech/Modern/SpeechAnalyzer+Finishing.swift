@@ -1,6 +1,5 @@
 import CoreMedia
 import Foundation
-import SpeechEngine
 
 @available(macOS 26.0, iOS 26.0, *)
 extension SpeechAnalyzer {
@@ -28,7 +27,10 @@ extension SpeechAnalyzer {
     /// Waits until input through `time` is analyzed and its final results
     /// are published; `nil` means through the input consumed so far.
     ///
-    /// Does nothing if no input was consumed or the time is already final.
+    /// Only results before `time` are finalized: later audio stays volatile
+    /// and is recognized on with the finalized text as context. A word the
+    /// time falls in is finalized when most of it came before. Does nothing
+    /// if no input was consumed or the time is already final.
     /// - Throws: `CancellationError` if the analyzer finishes first, or the
     ///   error that failed the analysis.
     public final func finalize(through time: CMTime?) async throws {
@@ -43,10 +45,8 @@ extension SpeechAnalyzer {
         guard let target = time ?? consumedEnd else { return }
         try await wait(for: .consumed(target))
         guard !isFinalized(through: target) else { return }
-        for id in runners.keys {
-            guard var runner = runners[id], runner.finalizedThrough < target else { continue }
-            endSession(of: &runner)
-            runners[id] = runner
+        for runner in runners.values where !runner.isRemoved && runner.finalizedThrough < target {
+            runner.backend?.commit(throughSeconds: runner.streamSeconds(target))
         }
         try await wait(for: .finalized(target))
     }
@@ -87,21 +87,15 @@ extension SpeechAnalyzer {
     /// Cancels, as far as possible, pending analysis of audio before `time`;
     /// analysis continues normally after it. Results for cancelled audio that
     /// were not final are not published.
-    /// - Note: On Linux a transcriber session whose audio lies entirely before
-    ///   `time` is stopped; otherwise its results before `time` are dropped.
+    /// - Note: On Linux the audio is still recognized (its words are context
+    ///   for what follows); results that end before `time` are dropped.
     public final func cancelAnalysis(before time: CMTime) {
         guard case .active = phase, time.isNumeric, time > cancelledBefore else { return }
         cancelledBefore = time
         for id in runners.keys {
-            guard var runner = runners[id], let current = runner.current,
-                  let end = segments[current.id]?.end, end <= time else { continue }
-            runner.current = nil
-            runner.lastEndedSegment = current.id
-            segments[current.id]?.finalThrough = time
-            current.session.cancel()
-            runner.finalizedThrough = max(runner.finalizedThrough, end)
-            runner.outstandingVolatile = nil
-            runners[id] = runner
+            if let outstanding = runners[id]?.outstandingVolatile, outstanding.end <= time {
+                runners[id]?.outstandingVolatile = nil
+            }
         }
         updateVolatileRange()
         resumeSatisfiedWaiters()
@@ -116,10 +110,14 @@ extension SpeechAnalyzer {
 
     // MARK: Internals
 
-    /// Whether every transcriber's results are final through `time`.
+    /// Whether every transcriber's results are final through `time` (half a
+    /// sample of tolerance: the engine counts in samples). A transcriber that
+    /// heard no audio has nothing to finalize.
     func isFinalized(through time: CMTime) -> Bool {
-        runners.values.allSatisfy { runner in
-            runner.isRemoved || max(runner.finalizedThrough, cancelledBefore) >= time
+        let tolerance = CMTime(value: 1, timescale: 2 * ModernAudioFormats.sampleRate)
+        return runners.values.allSatisfy { runner in
+            runner.isRemoved || runner.backend == nil
+                || max(runner.finalizedThrough, cancelledBefore) + tolerance >= time
         }
     }
 
@@ -177,11 +175,9 @@ extension SpeechAnalyzer {
             task?.cancel()
             task = nil
         }
-        for record in segments.values { record.session.cancel() }
         for id in Array(runners.keys) {
-            guard var runner = runners[id] else { continue }
-            runner.current = nil
-            runner.chain.finish()
+            guard let runner = runners[id] else { continue }
+            runner.backend?.cancel()
             if error != nil || !runner.isReading {
                 runners[id] = nil
                 runner.module.output.finish(throwing: runner.module.role.reportsErrors ? error : nil)
@@ -219,8 +215,8 @@ extension SpeechAnalyzer {
         let id = ObjectIdentifier(module)
         if var runner = runners[id] {
             runner.isRemoved = true
-            endSession(of: &runner)
-            runner.chain.finish()
+            // It finishes what it heard; its results end when its updates do.
+            runner.backend?.finish()
             if !runner.isReading {
                 runners[id] = nil
                 runner.module.output.finish(throwing: nil)

@@ -100,8 +100,26 @@ extension SpeechAnalyzer {
         do {
             let placement = try place(input)
             let samples = try ModernAudioFormats.samples(of: input.buffer)
-            try feed(samples, startingAt: placement.start, gap: placement.gap)
+            try feed(.live(samples), startingAt: placement.start, gap: placement.gap)
             consumedEnd = placement.start + placement.duration
+        } catch {
+            fail(error)
+            return false
+        }
+        updateVolatileRange()
+        resumeSatisfiedWaiters()
+        return true
+    }
+
+    /// Takes a whole recording (an audio file's samples at the engine's
+    /// rate), placed after the input consumed so far and decoded as a file.
+    func consumeRecording(_ samples: [Float], generation: Int) -> Bool {
+        guard generation == inputGeneration, case .active = phase else { return false }
+        guard !samples.isEmpty else { return true }
+        let start = consumedEnd ?? .zero
+        do {
+            try feed(.recording(samples), startingAt: start, gap: .zero)
+            consumedEnd = start + CMTime(value: CMTimeValue(samples.count), timescale: ModernAudioFormats.sampleRate)
         } catch {
             fail(error)
             return false

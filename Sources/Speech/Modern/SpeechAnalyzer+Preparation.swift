@@ -28,7 +28,7 @@ extension SpeechAnalyzer {
     /// Loads what the analysis needs before input arrives, so that the first
     /// results come sooner. A `nil` or different format is fine: the analyzer
     /// reconfigures itself when input arrives.
-    /// - Note: On Linux this starts each transcriber's engine session, which
+    /// - Note: On Linux this starts each transcriber's recognition backend, which
     ///   loads its Whisper model.
     /// - Throws: the error that failed the analysis, or an asset error
     ///   (`noModel`, `assetLocaleNotAllocated`) for a transcriber that cannot run.
@@ -43,12 +43,12 @@ extension SpeechAnalyzer {
         async throws {
         try throwIfFailed()
         guard case .active = phase else { return }
-        let pending = runnerOrder().filter { runners[$0]?.current == nil && runners[$0]?.isRemoved == false }
+        let pending = runnerOrder().filter { runners[$0]?.backend == nil && runners[$0]?.isRemoved == false }
         let progress = Progress(totalUnitCount: Int64(max(1, pending.count)))
         progressReadyHandler?(progress)
         for id in pending {
-            guard var runner = runners[id], runner.current == nil else { continue }
-            try startSession(for: &runner, at: nil)
+            guard var runner = runners[id], runner.backend == nil else { continue }
+            try startBackend(for: &runner, at: nil)
             runners[id] = runner
             progress.completedUnitCount += 1
         }

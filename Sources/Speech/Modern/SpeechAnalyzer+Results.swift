@@ -1,44 +1,46 @@
 import CoreMedia
 import Foundation
-import SpeechEngine
 
 @available(macOS 26.0, iOS 26.0, *)
 extension SpeechAnalyzer {
-    /// Maps one engine event of a transcriber's session to module results.
+    /// Maps one update of a transcriber's backend to module results.
     ///
-    /// After a normal finish the events the sessions emitted before they were
+    /// After a normal finish the updates the backend emitted before it was
     /// cancelled are still published; after a failure nothing is.
-    func handle(_ event: StreamingEvent, segment id: Int, runner runnerID: ObjectIdentifier) {
+    func handle(_ update: SessionUpdate, runner runnerID: ObjectIdentifier) {
         if case .finished(_?) = phase { return }
         guard var runner = runners[runnerID] else { return }
-        let base = segments[id]?.base ?? runner.finalizedThrough
-        switch event {
-        case .volatile(let hypothesis):
-            publishVolatile(hypothesis, base: base, runner: &runner)
-        case .final(let hypothesis):
-            publishFinal(hypothesis, base: base, runner: &runner)
-            if runnerID == primaryRunner {
-                detect(speech: !hypothesis.text.isEmpty,
-                       in: ModernResultMapping.range(of: hypothesis, base: base))
+        let isPrimary = runnerID == primaryRunner
+        switch update {
+        case .volatile(let span):
+            publishVolatile(span, runner: &runner)
+        case .final(let span):
+            publishFinal(span, runner: &runner)
+        case .committed(let seconds):
+            runner.finalizedThrough = max(runner.finalizedThrough, runner.time(seconds))
+            if let outstanding = runner.outstandingVolatile, outstanding.end <= runner.finalizedThrough {
+                revokeOutstandingVolatile(of: &runner)
             }
-        case .speechDetected(let seconds):
-            if runnerID == primaryRunner {
-                let start = ModernResultMapping.time(seconds, after: base)
-                detect(speech: false, in: CMTimeRange(start: detection.reportedThrough ?? start, end: start))
+            if isPrimary, detection.speechStart == nil { detect(speech: false, through: runner.time(seconds)) }
+        case .speechStarted(let seconds):
+            if isPrimary, detection.speechStart == nil {
+                let start = runner.time(seconds)
+                detect(speech: false, through: start)
+                detection.speechStart = start
             }
-        case .progress, .limitReached:
+        case .speechEnded(let seconds):
+            if isPrimary, detection.speechStart != nil {
+                detect(speech: true, through: runner.time(seconds))
+                detection.speechStart = nil
+            }
+        case .progress:
             break
         case .finished:
-            let finalThrough = segments[id]?.finalThrough ?? segments[id]?.end ?? runner.finalizedThrough
-            runner.finalizedThrough = max(runner.finalizedThrough, finalThrough)
             revokeOutstandingVolatile(of: &runner)
-            if runnerID == primaryRunner, let end = segments[id]?.end {
-                detect(speech: false, in: CMTimeRange(start: detection.reportedThrough ?? end, end: end))
-            }
         case .failed(let error):
-            if error.code == .cancelled { break }
+            if update.isCancellation { break }
             runners[runnerID] = runner
-            fail(ErrorMapping.speechError(for: error))
+            fail(ErrorMapping.speechError(forAny: error))
             return
         }
         runners[runnerID] = runner
@@ -46,27 +48,23 @@ extension SpeechAnalyzer {
         resumeSatisfiedWaiters()
     }
 
-    /// A session's events ended (after `.finished`, `.failed`, or cancellation).
-    func sessionEnded(_ id: Int, runner runnerID: ObjectIdentifier) {
-        segments[id] = nil
-        guard runners[runnerID] != nil else { return }
-        runners[runnerID]?.openSessions -= 1
-        if runners[runnerID]?.lastEndedSegment == id { runners[runnerID]?.lastEndedSegment = nil }
-        resumeSatisfiedWaiters()
-    }
-
-    /// A transcriber's last session ended after its module was removed or
-    /// the analyzer finished: its results end (and, once no transcriber is
-    /// left publishing, the detectors' results too).
+    /// A transcriber's updates ended (its backend finished, failed or was
+    /// cancelled): once the analyzer finished or the module was removed, its
+    /// results end (and, once no transcriber is left publishing, the
+    /// detectors' results too).
     func runnerDrained(_ runnerID: ObjectIdentifier) {
-        guard let runner = runners[runnerID] else { return }
+        guard var runner = runners[runnerID] else { return }
+        runner.isReading = false
         if case .finished(let error) = phase {
             runners[runnerID] = nil
             runner.module.output.finish(throwing: error)
             if !runners.values.contains(where: \.isReading) { finishDetectors(throwing: error) }
             return
         }
-        guard runner.isRemoved else { return }
+        guard runner.isRemoved else {
+            runners[runnerID] = runner
+            return
+        }
         runners[runnerID] = nil
         runner.module.output.finish(throwing: nil)
         updateVolatileRange()
@@ -80,22 +78,22 @@ extension SpeechAnalyzer {
         }
     }
 
-    /// Publishes a volatile hypothesis, replacing earlier volatile text.
-    private func publishVolatile(_ hypothesis: StreamingHypothesis, base: CMTime, runner: inout TranscriberRunner) {
-        guard runner.settings.reportsVolatileResults else { return }
-        let range = ModernResultMapping.range(of: hypothesis, base: base)
+    /// Publishes a volatile span, replacing earlier volatile text.
+    private func publishVolatile(_ span: RecognizedSpan, runner: inout TranscriberRunner) {
+        guard runner.settings.reportsVolatileResults, let base = runner.base else { return }
+        let range = ModernResultMapping.range(of: span, base: base)
         guard range.end > runner.finalizedThrough, range.end > cancelledBefore else { return }
         let alternatives = ModernResultMapping.alternatives(
-            of: hypothesis, base: base, settings: runner.settings, continuesText: runner.hasPublishedText)
+            of: span, base: base, settings: runner.settings, continuesText: runner.hasPublishedText)
         runner.module.output.publish(ModernTranscription(
             range: range, finalizationTime: min(runner.finalizedThrough, range.start), alternatives: alternatives))
         runner.outstandingVolatile = range
     }
 
-    /// Publishes a final hypothesis: its range is committed once.
-    private func publishFinal(_ hypothesis: StreamingHypothesis, base: CMTime, runner: inout TranscriberRunner) {
-        let range = ModernResultMapping.range(of: hypothesis, base: base)
-        guard range.end > runner.finalizedThrough || runner.outstandingVolatile != nil else { return }
+    /// Publishes a final span: its range is committed once.
+    private func publishFinal(_ span: RecognizedSpan, runner: inout TranscriberRunner) {
+        guard let base = runner.base else { return }
+        let range = ModernResultMapping.range(of: span, base: base)
         runner.finalizedThrough = max(runner.finalizedThrough, range.end)
         let revokes = runner.outstandingVolatile.map { $0.start < range.end } ?? false
         if let outstanding = runner.outstandingVolatile, outstanding.end <= range.end {
@@ -103,17 +101,17 @@ extension SpeechAnalyzer {
         }
         // Audio cancelled by `cancelAnalysis(before:)` publishes nothing.
         guard range.end > cancelledBefore else { return }
-        guard !hypothesis.text.isEmpty || revokes else { return }
+        guard !span.text.isEmpty || revokes else { return }
         let alternatives = ModernResultMapping.alternatives(
-            of: hypothesis, base: base, settings: runner.settings, continuesText: runner.hasPublishedText)
+            of: span, base: base, settings: runner.settings, continuesText: runner.hasPublishedText)
         runner.module.output.publish(ModernTranscription(
             range: range, finalizationTime: runner.finalizedThrough, alternatives: alternatives))
-        if !hypothesis.text.isEmpty { runner.hasPublishedText = true }
+        if !span.text.isEmpty { runner.hasPublishedText = true }
     }
 
-    /// A session ended with volatile text that no final result replaced: the
-    /// engine found no speech there, so the text is revoked with an empty
-    /// final result over its range.
+    /// Volatile text that no final result replaced once its audio is final:
+    /// the engine found no speech there, so the text is revoked with an
+    /// empty final result over its range.
     private func revokeOutstandingVolatile(of runner: inout TranscriberRunner) {
         guard let outstanding = runner.outstandingVolatile else { return }
         runner.outstandingVolatile = nil
@@ -122,20 +120,16 @@ extension SpeechAnalyzer {
             alternatives: [AttributedString()]))
     }
 
-    /// Reports a range to the speech detectors. Time between what they
-    /// reported last and `range` is reported as no speech first; time they
-    /// already reported is not reported again.
-    func detect(speech: Bool, in range: CMTimeRange) {
-        let reported = detection.reportedThrough ?? range.start
-        if range.start > reported {
-            publishDetection(CMTimeRange(start: reported, end: range.start), speech: false)
-        }
-        let start = max(range.start, reported)
-        guard range.end > start else { return }
-        publishDetection(CMTimeRange(start: start, end: range.end), speech: speech)
+    /// Reports the timeline from what the detectors reported last up to
+    /// `end` as speech or not.
+    func detect(speech: Bool, through end: CMTime) {
+        let reported = detection.reportedThrough ?? end
+        guard end > reported else { return }
+        publishDetection(CMTimeRange(start: reported, end: end), speech: speech)
     }
 
     private func publishDetection(_ range: CMTimeRange, speech: Bool) {
+        guard range.end > range.start else { return }
         detection.reportedThrough = range.end
         for case let module as any AnalyzerModule in moduleList where module.role.detectorSettings != nil {
             module.output.publish(ModernDetection(range: range, finalizationTime: range.end,

@@ -1,40 +1,37 @@
 import CoreMedia
 import Foundation
-import SpeechEngine
 
 @available(macOS 26.0, iOS 26.0, *)
 extension SpeechAnalyzer {
-    /// The longest gap between inputs that is fed to the engine as silence;
-    /// a longer gap ends the current sessions and later audio starts new ones.
-    static let longestSilentGapSeconds = 2.0
+    /// How audio reaches the transcribers: live, as it arrives, or as a
+    /// recording that is all there (a file), decoded as a file.
+    enum Feed {
+        case live([Float])
+        case recording([Float])
+    }
 
-    /// Hands one input's samples to every transcriber, starting sessions as
-    /// needed and bridging gaps in the input.
-    func feed(_ samples: [Float], startingAt start: CMTime, gap: CMTime) throws {
+    /// Hands one input's samples to every transcriber, starting backends as
+    /// needed and telling them about gaps in the input.
+    func feed(_ audio: Feed, startingAt start: CMTime, gap: CMTime) throws {
         if consumedEnd == nil {
             // The timeline starts at the first input's time-code.
             for id in runners.keys { runners[id]?.finalizedThrough = start }
             detection.reportedThrough = start
         }
-        let gapSamples = Int((gap.seconds * Double(ModernAudioFormats.sampleRate)).rounded())
         for id in runnerOrder() {
             guard var runner = runners[id], !runner.isRemoved else { continue }
-            if gapSamples > 0, let current = runner.current, segments[current.id]?.base != nil {
-                if gap.seconds <= Self.longestSilentGapSeconds {
-                    current.session.append([Float](repeating: 0, count: gapSamples))
-                    segments[current.id]?.end = start
-                } else {
-                    endSession(of: &runner)
-                }
+            if runner.backend == nil { try startBackend(for: &runner, at: nil) }
+            if runner.base == nil {
+                // Its first audio: stream time 0 is here.
+                runner.base = start
+                runner.finalizedThrough = max(runner.finalizedThrough, start)
+            } else if gap > .zero {
+                runner.backend?.appendGap(seconds: gap.seconds)
             }
-            if runner.current == nil {
-                try startSession(for: &runner, at: start)
+            switch audio {
+            case .live(let samples): runner.backend?.append(samples)
+            case .recording(let samples): runner.backend?.appendRecording(samples)
             }
-            guard let current = runner.current else { continue }
-            assignBase(start, to: current.id, of: &runner)
-            current.session.append(samples)
-            segments[current.id]?.end = start + CMTime(value: CMTimeValue(samples.count),
-                                                       timescale: ModernAudioFormats.sampleRate)
             runners[id] = runner
         }
     }
@@ -45,78 +42,42 @@ extension SpeechAnalyzer {
             + runners.keys.filter { id in !moduleList.contains { ObjectIdentifier($0) == id } }
     }
 
-    /// Starts a new engine session for a transcriber; its first audio sets
-    /// its place on the timeline (`base` when known).
-    func startSession(for runner: inout TranscriberRunner, at base: CMTime?) throws {
+    /// Starts a transcriber's backend; its stream time 0 is `base`, the
+    /// timeline time of its first audio (set by that audio when nil).
+    func startBackend(for runner: inout TranscriberRunner, at base: CMTime?) throws {
         try assets.requireReservation(for: runner.settings.locale)
         if !holdsAnalysisSlot, let analysisSlots {
             guard analysisSlots.acquire() else { throw ModernErrors.insufficientResources(limit: analysisSlots.limit) }
             holdsAnalysisSlot = true
         }
         let detector = moduleList.lazy.compactMap { ($0 as? any AnalyzerModule)?.role.detectorSettings }.first
-        let options = try runner.settings.streamingOptions(phrases: analysisContext.phrases, detector: detector)
-        let session: any RecognitionSession
+        let configuration = runner.settings.configuration(phrases: analysisContext.phrases, detector: detector)
+        let backend: any RecognitionBackend
         do {
-            session = try sessionFactory.session(for: runner.settings.locale, options: options)
-        } catch let error as EngineError {
-            throw ErrorMapping.speechError(for: error)
+            backend = try sessionFactory.backend(for: runner.settings.locale, configuration: configuration)
+        } catch {
+            throw ErrorMapping.speechError(forAny: error)
         }
         if !usesModels {
             usesModels = true
             modelRetention.analysisStarted()
         }
-        let id = nextSegmentID
-        nextSegmentID += 1
-        segments[id] = SegmentRecord(session: session)
-        let segment = SessionSegment(id: id, session: session)
-        runner.current = segment
-        runner.openSessions += 1
-        runner.chain.yield(segment)
-        if let base { assignBase(base, to: id, of: &runner) }
-        if !runner.isReading, let stream = runner.pendingChain {
-            runner.isReading = true
-            runner.pendingChain = nil
-            startReading(stream, runner: ObjectIdentifier(runner.module))
-        }
-    }
-
-    /// Places a session on the timeline at its first audio. Time between the
-    /// previous session's end and `base` held no audio, so it is final as
-    /// soon as the previous session is.
-    func assignBase(_ base: CMTime, to id: Int, of runner: inout TranscriberRunner) {
-        guard segments[id]?.base == nil else { return }
-        segments[id]?.base = base
-        segments[id]?.end = base
-        if let previous = runner.lastEndedSegment, runner.openSessions > 1 {
-            let previousFinal = segments[previous]?.finalThrough ?? base
-            segments[previous]?.finalThrough = max(previousFinal, base)
-        } else {
+        runner.backend = backend
+        if let base {
+            runner.base = base
             runner.finalizedThrough = max(runner.finalizedThrough, base)
         }
+        runner.isReading = true
+        startReading(backend.updates, runner: ObjectIdentifier(runner.module))
     }
 
-    /// Ends a transcriber's current session: the engine finalizes what it has
-    /// and then reports `.finished`.
-    func endSession(of runner: inout TranscriberRunner) {
-        guard let current = runner.current else { return }
-        runner.current = nil
-        runner.lastEndedSegment = current.id
-        let end = segments[current.id]?.end ?? segments[current.id]?.base ?? runner.finalizedThrough
-        segments[current.id]?.finalThrough = end
-        current.session.finish()
-    }
-
-    /// Reads the events of a transcriber's sessions, one session after the
-    /// other, so that results stay in order across sessions.
-    func startReading(_ chain: AsyncStream<SessionSegment>, runner id: ObjectIdentifier) {
+    /// Reads a transcriber's updates until they end.
+    func startReading(_ updates: AsyncStream<SessionUpdate>, runner id: ObjectIdentifier) {
         let weakSelf = WeakAnalyzer(self)
         Task(priority: analyzerOptions.priority) {
-            for await segment in chain {
-                for await event in segment.session.events {
-                    guard let analyzer = weakSelf.analyzer else { return }
-                    await analyzer.handle(event, segment: segment.id, runner: id)
-                }
-                await weakSelf.analyzer?.sessionEnded(segment.id, runner: id)
+            for await update in updates {
+                guard let analyzer = weakSelf.analyzer else { return }
+                await analyzer.handle(update, runner: id)
             }
             await weakSelf.analyzer?.runnerDrained(id)
         }

@@ -1,7 +1,6 @@
 import AVFoundation
 import CoreMedia
 import Foundation
-import SpeechEngine
 import Synchronization
 
 /// Analyzes audio with a set of modules (transcribers, a speech detector) and
@@ -16,11 +15,13 @@ import Synchronization
 /// modules, most methods do nothing, and the module result sequences end.
 /// An error in the analyzer or a module finishes the session too, and that
 /// error is thrown from every waiting method and every result sequence.
-/// - Note: On Linux each transcriber module runs its own session of
-///   SpeechCompat's streaming Whisper recogniser. Finalizing before the end of
-///   the input (`finalize(through:)`) closes the module's current session, so
-///   recognition after that point starts without the earlier text as context.
-///   At most four analyses may run at once (`SPEECHCOMPAT_MAX_ANALYSES`
+/// - Note: On Linux each transcriber module runs one session of
+///   SpeechCompat's Whisper engine for the analyzer's life: live input is
+///   recognized by its streaming recognizer, an audio file
+///   (`inputAudioFile`, `analyzeSequence(from:)`) is decoded as a file, the
+///   way `speech transcribe` decodes it. `finalize(through:)` finalizes the
+///   words before that time and keeps later audio volatile, with the
+///   finalized text as context. At most four analyses may run at once (`SPEECHCOMPAT_MAX_ANALYSES`
 ///   changes it); more fail with `SFSpeechError.Code.insufficientResources`.
 @available(macOS 26.0, iOS 26.0, *)
 @available(tvOS, unavailable)
@@ -47,7 +48,7 @@ public final actor SpeechAnalyzer: Sendable {
     var analysisContext: AnalysisContext
     /// Called when `volatileRange` changes.
     var volatileRangeChangedHandler: VolatileRangeHandler?
-    /// Where engine sessions come from (the engine, or a scripted fake in tests).
+    /// Where recognition backends come from (the engine, or a scripted fake in tests).
     let sessionFactory: RecognitionSessionFactory
     /// Where asset state (installed models, reservations) is kept.
     let assets: ModernAssets
@@ -73,15 +74,10 @@ public final actor SpeechAnalyzer: Sendable {
     var currentVolatileRange: CMTimeRange?
     /// One runner per transcriber module, by module identity.
     var runners: [ObjectIdentifier: TranscriberRunner] = [:]
-    /// The transcriber whose session the detectors read (the first one).
+    /// The transcriber whose speech events the detectors report (the first one).
     var primaryRunner: ObjectIdentifier?
     /// What the detectors have reported so far.
     var detection = DetectionProgress()
-    /// Sessions by id: their start time on the timeline (set by their first
-    /// audio) and the time through which they are final once finished.
-    var segments: [Int: SegmentRecord] = [:]
-    /// The next session id.
-    var nextSegmentID = 0
     /// Methods waiting for a condition.
     var waiters: [Int: Waiter] = [:]
     /// The next waiter id.
@@ -179,9 +175,8 @@ public final actor SpeechAnalyzer: Sendable {
 
     deinit {
         inputTask.withLock { $0?.cancel() }
-        for record in segments.values { record.session.cancel() }
         for runner in runners.values {
-            runner.chain.finish()
+            runner.backend?.cancel()
             runner.module.output.finish(throwing: nil)
         }
         for case let module as any AnalyzerModule in moduleList where module.role.transcriberSettings == nil {
@@ -235,9 +230,8 @@ public final actor SpeechAnalyzer: Sendable {
     }
 
     /// Replaces the analysis context (for example its contextual strings).
-    /// - Note: On Linux the new contextual strings apply from the next engine
-    ///   session of each transcriber: after the next finalization, or for
-    ///   transcribers that have not heard audio yet.
+    /// - Note: On Linux the new contextual strings apply to transcribers
+    ///   that have not heard audio yet.
     public final func setContext(_ newContext: AnalysisContext) async throws {
         try throwIfFailed()
         analysisContext = newContext

@@ -1,5 +1,4 @@
 import Foundation
-import SpeechEngine
 import Synchronization
 
 /// Model management for the speech modules.
@@ -29,7 +28,7 @@ public enum SpeechModels {
 /// (legacy or modern) keeps its model until it ends.
 final class ModelRetention: Sendable {
     /// The process's retention, over the engine's shared model cache.
-    static let shared = ModelRetention(lingeringSeconds: 60) { ModelCache.shared.releaseAll() }
+    static let shared = ModelRetention(lingeringSeconds: 60) { EngineBackend.releaseSharedModels() }
 
     private struct State {
         var activeAnalyses = 0

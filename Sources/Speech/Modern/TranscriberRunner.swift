@@ -1,51 +1,26 @@
 import CoreMedia
 import Foundation
 
-/// One engine session of a transcriber: it takes a contiguous stretch of the
-/// analyzer's input, from its first audio until it is finished (at a
-/// finalization point, a large gap in the input, or the end).
-struct SessionSegment: Sendable {
-    /// Identifies the session in the analyzer's `segments` table.
-    let id: Int
-    /// The engine session.
-    let session: any RecognitionSession
-}
-
-/// What the analyzer knows about one session.
-struct SegmentRecord {
-    /// The engine session, until its events end.
-    var session: any RecognitionSession
-    /// Timeline time of the session's first sample; `nil` until audio arrives.
-    var base: CMTime?
-    /// Timeline time just after the session's last sample.
-    var end: CMTime?
-    /// When the session ends, results are final through this time (its end,
-    /// or the start of the next session if that came later: the gap between
-    /// them held no audio).
-    var finalThrough: CMTime?
-}
-
-/// The analyzer's bookkeeping for one transcriber module: its chain of engine
-/// sessions and how far its results are final.
+/// The analyzer's bookkeeping for one transcriber module: its recognition
+/// backend (one for the analyzer's life, so context carries across
+/// finalizations and gaps) and how far its results are final.
+///
+/// Stream time 0 of the backend is the timeline time of the transcriber's
+/// first audio (`base`); gaps in the input advance stream time too, so the
+/// two clocks differ only by `base`.
 struct TranscriberRunner {
     /// The module.
     let module: any AnalyzerModule
     /// The module's settings.
     let settings: TranscriberSettings
+    /// The backend, from the transcriber's first audio on.
+    var backend: (any RecognitionBackend)?
+    /// Timeline time of the backend's stream time 0.
+    var base: CMTime?
     /// Results are final up to this time.
     var finalizedThrough: CMTime
-    /// The session taking audio now, if any.
-    var current: SessionSegment?
-    /// Hands sessions, in order, to the task that reads their events.
-    var chain: AsyncStream<SessionSegment>.Continuation
-    /// The stream `chain` feeds; taken by the events task when it starts.
-    var pendingChain: AsyncStream<SessionSegment>?
-    /// Whether the events task was started.
+    /// Whether the task reading the backend's updates runs.
     var isReading = false
-    /// Sessions started whose events have not ended yet.
-    var openSessions = 0
-    /// The session ended most recently (asked to finish), if any.
-    var lastEndedSegment: Int?
     /// The range of the last volatile result not yet replaced by a final one.
     var outstandingVolatile: CMTimeRange?
     /// Whether text was published, so that later phrases start with a space.
@@ -59,9 +34,16 @@ struct TranscriberRunner {
         self.module = module
         self.settings = settings
         self.finalizedThrough = finalizedThrough
-        let (stream, continuation) = AsyncStream.makeStream(of: SessionSegment.self)
-        chain = continuation
-        pendingChain = stream
+    }
+
+    /// Timeline time of a stream time of the backend.
+    func time(_ seconds: Double) -> CMTime {
+        ModernResultMapping.time(seconds, after: base ?? .zero)
+    }
+
+    /// Stream time of a timeline time.
+    func streamSeconds(_ time: CMTime) -> Double {
+        (time - (base ?? .zero)).seconds
     }
 }
 
@@ -70,6 +52,8 @@ struct TranscriberRunner {
 struct DetectionProgress {
     /// Detections cover the timeline up to this time.
     var reportedThrough: CMTime?
+    /// Where the speech being heard started, while it goes on.
+    var speechStart: CMTime?
 }
 
 /// Holds an analyzer weakly, so that an input sequence that never ends does

@@ -1,5 +1,4 @@
 import Foundation
-import SpeechEngine
 
 /// What a transcriber module (`SpeechTranscriber` or `DictationTranscriber`)
 /// was configured with, in the analyzer's terms.
@@ -28,37 +27,24 @@ struct TranscriberSettings: Sendable, Hashable {
     /// How many alternatives to ask the engine for when alternatives are on.
     static let alternativeCount = 3
 
-    /// The streaming options for one engine session of this transcriber.
+    /// What the Bridge needs to recognize for this transcriber.
     ///
     /// - Parameters:
     ///   - phrases: the analysis context's contextual strings.
     ///   - detector: the settings of a speech detector in the same analyzer.
-    /// - Throws: `SFSpeechError` when the custom language model's files
-    ///   cannot be read.
-    func streamingOptions(phrases: [String], detector: DetectorSettings?) throws -> StreamingOptions {
-        var transcription = prefersLowLatency ? TranscriptionOptions.greedy : TranscriptionOptions()
-        transcription.language = ModernLocales.languageCode(for: locale)
-        transcription.phrases = phrases
-        if let model = customLanguageModel {
-            let prepared = try CustomLanguageModelFile.preparedPhrases(languageModel: model.languageModel,
-                                                                       vocabulary: model.vocabulary)
-            transcription.phrases += prepared.filter { !phrases.contains($0) }
-            // weight 0…1 scales the boost around its default (0.5 → default).
-            transcription.phraseBoost *= 2 * model.weight
+    func configuration(phrases: [String], detector: DetectorSettings?) -> RecognitionConfiguration {
+        var configuration = RecognitionConfiguration()
+        configuration.prefersLowLatency = prefersLowLatency
+        configuration.phrases = phrases
+        configuration.customLanguageModel = customLanguageModel.map {
+            .init(languageModel: $0.languageModel, vocabulary: $0.vocabulary, weight: $0.weight)
         }
-        transcription.addsPunctuation = addsPunctuation
-        transcription.alternativeCount = reportsAlternatives ? Self.alternativeCount : 1
-        if reportsAlternatives { transcription.beamSize = max(transcription.beamSize, Self.alternativeCount) }
-        transcription.wordTimestamps = attributesTimeRanges || attributesConfidence
-        if let detector {
-            transcription.noSpeechThreshold = detector.sensitivity.noSpeechThreshold
-        }
-        var options = StreamingOptions(transcription: transcription)
-        options.reportsVolatileResults = reportsVolatileResults
-        options.volatileIntervalSeconds = prefersLowLatency ? 0.25 : 0.5
-        options.maximumDurationSeconds = nil
-        options.rollsOverAtLimit = false
-        return options
+        configuration.addsPunctuation = addsPunctuation
+        configuration.alternativeCount = reportsAlternatives ? Self.alternativeCount : 1
+        configuration.wordTimestamps = attributesTimeRanges || attributesConfidence
+        configuration.noSpeechThreshold = detector?.sensitivity.noSpeechThreshold
+        configuration.reportsVolatileResults = reportsVolatileResults
+        return configuration
     }
 }
 

@@ -1,22 +1,38 @@
 import Foundation
 
-/// The streaming algorithm, synchronous and deterministic: audio chunks in,
-/// `StreamingEvent`s out. `StreamingRecognizer` runs it on a worker.
+/// The streaming algorithm, synchronous and deterministic: audio and verbs
+/// in, `StreamingEvent`s out through `emit`. `StreamingRecognizer` runs it
+/// on a worker thread.
 ///
 /// Audio accumulates in a buffer that starts after the last committed audio.
 /// While speech goes on, a fast greedy pass over the buffer gives a volatile
 /// hypothesis every `volatileIntervalSeconds`. The buffer is committed with
-/// the accurate model at an endpoint (silence after speech, end of input, the
-/// duration limit); a buffer that grows past `bufferLimitSeconds` commits all
-/// but its last segment and keeps that segment's audio, so no word is cut at
-/// a seam. Every pass encodes one fixed 30 s window: work per pass does not
-/// grow with utterance length, and the buffer never exceeds one window.
+/// the accurate model at an endpoint (silence after speech, end of input);
+/// a buffer that grows past `bufferLimitSeconds` commits all but its last
+/// segment and keeps that segment's audio, so no word is cut at a seam.
+/// Every pass encodes one fixed 30 s window: work per pass does not grow
+/// with utterance length, and the buffer never exceeds one window.
+///
+/// The verbs the faces need beside audio:
+/// - `commit(throughSample:)` finalizes the words before a stream time and
+///   keeps the rest volatile, with the committed text as context;
+/// - `appendGap(sampleCount:)` advances stream time without audio (a short
+///   gap is heard as silence, a long one ends the utterance);
+/// - `appendRecording(_:)` decodes audio that is all there (a file) the way
+///   `Transcriber` decodes files: both paddings, beam, fallback.
 struct StreamingPipeline {
-    static let sampleRate = 16_000.0
+    static let sampleRate = Transcriber.sampleRate
 
-    let accurate: Transcriber
-    let fast: Transcriber
+    /// Decodes samples into a transcript; the real ones are `Transcriber`s,
+    /// tests pass scripted ones so that endpointing runs without a model.
+    typealias Decode = (_ samples: [Float], _ options: TranscriptionOptions, _ interruption: Interruption?,
+                        _ onWindow: ((Transcriber.DecodedWindow) -> Void)?) throws -> Transcript
+
+    let accurate: Decode
+    let fast: Decode
     let options: StreamingOptions
+    /// Receives every event, in order.
+    let emit: (StreamingEvent) -> Void
     /// Trailing non-speech that ends an utterance once the buffer holds
     /// `shortUtteranceSeconds`; a shorter buffer waits for `longSilenceSeconds`,
     /// so short phrases are decoded with the words around them (context makes
@@ -35,39 +51,69 @@ struct StreamingPipeline {
     /// endpoint, a soft restart), and a pre-roll that short would drop it
     /// between commits. Decoding up to this much silence again costs little.
     var postCommitCarrySeconds = 2.0
+    /// The longest gap heard as silence; a longer one ends the utterance and
+    /// stream time jumps over it.
+    var longestSilentGapSeconds = 2.0
+    /// While no speech is pending, `.committed` advances in steps of this much.
+    var silentCommitStepSeconds = 1.0
     /// Committed text carried into the next pass's prompt (Whisper's
     /// conditioning on previous text), so casing and punctuation continue.
     private var committedTail = ""
 
     private var detector = SpeechActivityDetector()
+    /// Stream sample index of the detector's sample 0 (it restarts after a long gap).
+    private var detectorOrigin = 0
     private var buffer: [Float] = []
     /// Stream sample index of `buffer[0]`.
     private var bufferStart = 0
+    /// Stream time in samples: audio appended plus gaps.
     private var totalSamples = 0
     private var bufferHasSpeech = false
-    private var speechReported = false
     private var samplesAtLastVolatile = 0
-    /// Stream sample index where the current duration-limit period began.
-    private var periodStart = 0
-    private(set) var stoppedAtLimit = false
-    /// Where the last committed range ended, in seconds.
+    /// Where the last committed range ended, in seconds; the next range starts here.
     private var committedEndSeconds = 0.0
+    /// Whether anything was committed (the carry after a commit is longer than the pre-roll).
+    private var hasCommitted = false
+    /// The last `.committed` time emitted.
+    private var watermarkSeconds = 0.0
 
     /// Raised when the input closes: a volatile pass then running stops,
     /// since the final pass follows at once and would wait for it — but only
-    /// once the pending audio has had a volatile result. A file handed over
-    /// whole (URL requests) still reports its partial result first, and the
-    /// order of events the faces report does not change.
+    /// once the pending audio has had a volatile result, so the order of
+    /// events the faces report does not change.
     private let volatileInterruption: Interruption?
+    /// Raised on cancellation: any pass stops between decoding steps.
+    private let cancellation: Interruption?
     /// A volatile result was reported for the audio not yet committed.
     private var reportedVolatileSinceCommit = false
 
-    init(accurate: Transcriber, fast: Transcriber, options: StreamingOptions,
-         volatileInterruption: Interruption? = nil) {
+    init(accurate: @escaping Decode, fast: @escaping Decode, options: StreamingOptions,
+         volatileInterruption: Interruption? = nil, cancellation: Interruption? = nil,
+         emit: @escaping (StreamingEvent) -> Void) {
         self.accurate = accurate
         self.fast = fast
         self.options = options
         self.volatileInterruption = volatileInterruption
+        self.cancellation = cancellation
+        self.emit = emit
+    }
+
+    /// A pipeline over real models.
+    init(accurate: Transcriber, fast: Transcriber, options: StreamingOptions,
+         volatileInterruption: Interruption? = nil, cancellation: Interruption? = nil,
+         emit: @escaping (StreamingEvent) -> Void) {
+        self.init(accurate: Self.decoder(accurate, cancellation: cancellation),
+                  fast: Self.decoder(fast, cancellation: cancellation), options: options,
+                  volatileInterruption: volatileInterruption, cancellation: cancellation, emit: emit)
+    }
+
+    /// `transcriber` as a `Decode`, stopping also when `cancellation` is raised.
+    static func decoder(_ transcriber: Transcriber, cancellation: Interruption?) -> Decode {
+        { samples, options, interruption, onWindow in
+            try transcriber.transcribe(samples: samples, options: options,
+                                       interruption: Interruption.either(interruption, cancellation),
+                                       onWindow: onWindow)
+        }
     }
 
     /// Decisions (endpoint, commit, volatile pass) are taken every block of
@@ -76,131 +122,230 @@ struct StreamingPipeline {
     static let blockSampleCount = 1_600
     private var unblocked: [Float] = []
 
+    // MARK: Verbs
+
     /// Consumes the next samples. `mayRunVolatile` is false when the caller
     /// is behind real time, to skip volatile passes and catch up.
-    mutating func consume(_ chunk: [Float], mayRunVolatile: Bool = true) throws -> [StreamingEvent] {
+    mutating func consume(_ chunk: [Float], mayRunVolatile: Bool = true) throws {
         unblocked += chunk
         let blockCount = unblocked.count / Self.blockSampleCount
-        guard blockCount > 0 else { return [] }
-        var events: [StreamingEvent] = []
+        guard blockCount > 0 else { return }
         for block in 0..<blockCount {
             let start = block * Self.blockSampleCount
-            events += try consumeBlock(Array(unblocked[start..<(start + Self.blockSampleCount)]),
-                                       mayRunVolatile: mayRunVolatile && block == blockCount - 1)
+            try consumeBlock(Array(unblocked[start..<(start + Self.blockSampleCount)]),
+                             mayRunVolatile: mayRunVolatile && block == blockCount - 1)
         }
         unblocked.removeFirst(blockCount * Self.blockSampleCount)
-        return events
     }
 
-    private mutating func consumeBlock(_ chunk: [Float], mayRunVolatile: Bool) throws -> [StreamingEvent] {
-        guard !stoppedAtLimit, !chunk.isEmpty else { return [] }
-        var events: [StreamingEvent] = []
-        var remaining = chunk[...]
-        while !remaining.isEmpty, !stoppedAtLimit {
-            var take = remaining.count
-            if let limit = options.maximumDurationSeconds {
-                let limitSample = periodStart + Int(limit * Self.sampleRate)
-                take = min(take, max(0, limitSample - totalSamples))
-                if take == 0 {
-                    events += try reachLimit()
-                    continue
-                }
+    /// Advances stream time by `sampleCount` without audio. A gap up to
+    /// `longestSilentGapSeconds` is heard as silence (an utterance can go on
+    /// across it); a longer one commits what is pending and jumps over it.
+    mutating func appendGap(sampleCount: Int) throws {
+        guard sampleCount > 0 else { return }
+        if Double(sampleCount) <= longestSilentGapSeconds * Self.sampleRate {
+            return try consume([Float](repeating: 0, count: sampleCount), mayRunVolatile: false)
+        }
+        try flushUnblocked()
+        detectorEvents(detector.finish())
+        try commitPending()
+        totalSamples += sampleCount
+        buffer = []
+        bufferStart = totalSamples
+        bufferHasSpeech = false
+        detector = SpeechActivityDetector()
+        detectorOrigin = totalSamples
+        advanceWatermark(to: seconds(totalSamples), force: true)
+    }
+
+    /// Finalizes the words heard before stream sample `cut`: they come out
+    /// as one `.final` ending at the cut (or at the end of a word the cut
+    /// falls in, when most of it came before), and `.committed` reports the
+    /// cut. Later audio stays pending and volatile, decoded again with the
+    /// committed text as its context. Audio not appended yet is not waited for.
+    mutating func commit(throughSample cut: Int) throws {
+        try flushUnblocked()
+        let cutSample = min(cut, totalSamples)
+        let cutSeconds = seconds(cutSample)
+        guard cutSeconds > committedEndSeconds else { return advanceWatermark(to: cutSeconds, force: true) }
+        guard bufferHasSpeech, !buffer.isEmpty, cutSample > bufferStart else {
+            committedEndSeconds = max(committedEndSeconds, cutSeconds)
+            return advanceWatermark(to: cutSeconds, force: true)
+        }
+        // Decode everything pending: the audio after the cut is context for the words before it.
+        var transcription = commitOptions()
+        transcription.wordTimestamps = true
+        let transcript = try accurate(buffer, conditioned(transcription), nil, nil)
+        let offset = seconds(bufferStart)
+        let words = transcript.words.map { word in
+            WordTiming(word: word.word, startSeconds: word.startSeconds + offset, endSeconds: word.endSeconds + offset,
+                       probability: word.probability)
+        }
+        // A word belongs before the cut when most of it is.
+        let committed = words.prefix { ($0.startSeconds + $0.endSeconds) / 2 <= cutSeconds }
+        let rest = words.dropFirst(committed.count)
+        let rangeEnd = max(cutSeconds, committed.last?.endSeconds ?? cutSeconds)
+        // Keep the audio of every word not committed, even where it starts before the cut.
+        var keepFrom = Int((rangeEnd * Self.sampleRate).rounded())
+        if let next = rest.first { keepFrom = min(keepFrom, Int((next.startSeconds * Self.sampleRate).rounded())) }
+        keepFrom = max(bufferStart, min(keepFrom, bufferStart + buffer.count))
+        let text = committed.map(\.word).joined().trimmingCharacters(in: .whitespaces)
+        if !text.isEmpty {
+            let hypothesis = StreamingHypothesis(startSeconds: committedEndSeconds, endSeconds: rangeEnd, text: text,
+                                                 words: Array(committed),
+                                                 alternatives: rest.isEmpty ? transcript.alternatives : [])
+            emit(.final(hypothesis))
+            remember(text)
+        }
+        committedEndSeconds = rangeEnd
+        hasCommitted = true
+        buffer.removeFirst(keepFrom - bufferStart)
+        bufferStart = keepFrom
+        bufferHasSpeech = !rest.isEmpty || detector.isSpeechActive
+        samplesAtLastVolatile = totalSamples
+        reportedVolatileSinceCommit = false
+        advanceWatermark(to: rangeEnd, force: true)
+    }
+
+    /// Decodes `samples` — audio that is all there, such as a file — as
+    /// `Transcriber` decodes a file (the options' own padding, beam and
+    /// fallback), after committing what is pending. Each decoded window
+    /// comes out as a `.final` at once; stream time advances by the
+    /// recording's length.
+    mutating func appendRecording(_ samples: [Float]) throws {
+        try flushUnblocked()
+        detectorEvents(detector.finish())
+        try commitPending()
+        let start = totalSamples
+        let offset = seconds(start)
+        for region in SpeechActivityDetector.speechRegions(in: samples) {
+            emit(.speechDetected(atSeconds: offset + seconds(region.lowerBound)))
+            emit(.speechEnded(atSeconds: offset + seconds(region.upperBound)))
+        }
+        var rangeStart = max(committedEndSeconds, offset)
+        var tail = committedTail
+        let emit = self.emit
+        let transcript = try accurate(samples, conditioned(options.transcription), nil) { window in
+            let through = offset + window.throughSeconds
+            if let hypothesis = Self.hypothesis(of: window.segments, offset: offset, from: rangeStart, to: through,
+                                                alternatives: window.alternatives) {
+                emit(.final(hypothesis))
+                tail = Self.appending(hypothesis.text, to: tail)
             }
-            let piece = Array(remaining.prefix(take))
-            remaining = remaining.dropFirst(take)
-            events += try append(piece, mayRunVolatile: mayRunVolatile && remaining.isEmpty)
+            emit(.committed(throughSeconds: through))
+            emit(.progress(processedSeconds: through))
+            rangeStart = through
         }
-        if let limit = options.maximumDurationSeconds, !stoppedAtLimit,
-           totalSamples >= periodStart + Int(limit * Self.sampleRate) {
-            events += try reachLimit()
-        }
-        events.append(.progress(processedSeconds: seconds(totalSamples)))
-        return events
+        _ = transcript
+        committedTail = tail
+        totalSamples += samples.count
+        buffer = []
+        bufferStart = totalSamples
+        bufferHasSpeech = false
+        committedEndSeconds = seconds(totalSamples)
+        hasCommitted = true
+        detector = SpeechActivityDetector()
+        detectorOrigin = totalSamples
+        advanceWatermark(to: seconds(totalSamples), force: true)
+        emit(.progress(processedSeconds: seconds(totalSamples)))
     }
 
     /// End of input: commits what is pending.
-    mutating func finish() throws -> [StreamingEvent] {
-        var events = try consumeBlock(unblocked, mayRunVolatile: false)
-        unblocked = []
-        events += detectorEvents(detector.finish())
-        // Commit until the buffer is empty: a pass may leave skipped speech for another.
-        var passes = 0
-        while !stoppedAtLimit, bufferHasSpeech, !buffer.isEmpty, passes < 4 {
-            events += try commit(all: true)
-            passes += 1
-        }
-        return events
+    mutating func finish() throws {
+        try flushUnblocked()
+        detectorEvents(detector.finish())
+        try commitPending()
+        advanceWatermark(to: seconds(totalSamples), force: true)
     }
 
-    private mutating func append(_ samples: [Float], mayRunVolatile: Bool) throws -> [StreamingEvent] {
+    // MARK: Live audio
+
+    private mutating func flushUnblocked() throws {
+        guard !unblocked.isEmpty else { return }
+        let rest = unblocked
+        unblocked = []
+        try consumeBlock(rest, mayRunVolatile: false)
+    }
+
+    /// Commits until the buffer is empty: a pass may leave skipped speech for another.
+    private mutating func commitPending() throws {
+        var passes = 0
+        while bufferHasSpeech, !buffer.isEmpty, passes < 4 {
+            try commit(all: true)
+            passes += 1
+        }
+    }
+
+    private mutating func consumeBlock(_ samples: [Float], mayRunVolatile: Bool) throws {
+        guard !samples.isEmpty else { return }
         buffer += samples
         totalSamples += samples.count
-        var events = detectorEvents(detector.process(samples))
+        detectorEvents(detector.process(samples))
         if !bufferHasSpeech {
             // Nothing to recognise yet: keep only a short pre-roll.
-            let keep = Int((committedEndSeconds > 0 ? postCommitCarrySeconds : prerollSeconds) * Self.sampleRate)
+            let keep = Int((hasCommitted ? postCommitCarrySeconds : prerollSeconds) * Self.sampleRate)
             if buffer.count > keep {
                 let drop = buffer.count - keep
                 buffer.removeFirst(drop)
                 bufferStart += drop
+                committedEndSeconds = max(committedEndSeconds, seconds(bufferStart))
+                advanceWatermark(to: committedEndSeconds, force: false)
             }
-            return events
-        }
-        let silence = detector.isSpeechActive ? 0 : detector.trailingNonSpeechSeconds
-        if silence >= longSilenceSeconds || (silence >= endpointSilenceSeconds && seconds(buffer.count) >= shortUtteranceSeconds) {
-            events += try commit(all: true)
-        } else if seconds(buffer.count) >= bufferLimitSeconds {
-            events += try commit(all: false)
-        } else if options.reportsVolatileResults && mayRunVolatile
-                    && seconds(totalSamples - samplesAtLastVolatile) >= options.volatileIntervalSeconds {
-            samplesAtLastVolatile = totalSamples
-            if let hypothesis = try volatileHypothesis() {
-                events.append(.volatile(hypothesis))
-                reportedVolatileSinceCommit = true
-            }
-        }
-        return events
-    }
-
-    private mutating func detectorEvents(_ detected: [SpeechActivityDetector.Event]) -> [StreamingEvent] {
-        var events: [StreamingEvent] = []
-        for event in detected {
-            guard case .speechStarted(let index) = event else { continue }
-            // The first volatile pass comes `firstVolatileDelaySeconds` after onset, then one per interval.
-            if !bufferHasSpeech {
-                let early = max(0, options.volatileIntervalSeconds - firstVolatileDelaySeconds)
-                samplesAtLastVolatile = totalSamples - Int(early * Self.sampleRate)
-            }
-            bufferHasSpeech = true
-            if !speechReported {
-                speechReported = true
-                events.append(.speechDetected(atSeconds: seconds(index)))
-            }
-        }
-        return events
-    }
-
-    private mutating func reachLimit() throws -> [StreamingEvent] {
-        let limitSeconds = seconds(totalSamples)
-        var events: [StreamingEvent] = [.limitReached(atSeconds: limitSeconds)]
-        if options.rollsOverAtLimit {
-            // Keep the unfinished last segment's audio so no word is cut at the seam.
-            events += try commit(all: false)
-            periodStart = totalSamples
         } else {
-            events += try commit(all: true)
-            stoppedAtLimit = true
+            let silence = detector.isSpeechActive ? 0 : detector.trailingNonSpeechSeconds
+            if silence >= longSilenceSeconds
+                || (silence >= endpointSilenceSeconds && seconds(buffer.count) >= shortUtteranceSeconds) {
+                try commit(all: true)
+            } else if seconds(buffer.count) >= bufferLimitSeconds {
+                try commit(all: false)
+            } else if options.reportsVolatileResults && mayRunVolatile
+                        && seconds(totalSamples - samplesAtLastVolatile) >= options.volatileIntervalSeconds {
+                samplesAtLastVolatile = totalSamples
+                if let hypothesis = try volatileHypothesis() {
+                    emit(.volatile(hypothesis))
+                    reportedVolatileSinceCommit = true
+                }
+            }
         }
-        return events
+        emit(.progress(processedSeconds: seconds(totalSamples)))
+    }
+
+    private mutating func detectorEvents(_ detected: [SpeechActivityDetector.Event]) {
+        for event in detected {
+            switch event {
+            case .speechStarted(let index):
+                // The first volatile pass comes `firstVolatileDelaySeconds` after onset, then one per interval.
+                if !bufferHasSpeech {
+                    let early = max(0, options.volatileIntervalSeconds - firstVolatileDelaySeconds)
+                    samplesAtLastVolatile = totalSamples - Int(early * Self.sampleRate)
+                }
+                bufferHasSpeech = true
+                emit(.speechDetected(atSeconds: seconds(detectorOrigin + index)))
+            case .speechEnded(let index):
+                emit(.speechEnded(atSeconds: seconds(detectorOrigin + index)))
+            }
+        }
+    }
+
+    /// Emits `.committed` when the watermark moved (by a step, unless forced).
+    private mutating func advanceWatermark(to time: Double, force: Bool) {
+        guard time > watermarkSeconds, force || time - watermarkSeconds >= silentCommitStepSeconds else { return }
+        watermarkSeconds = time
+        emit(.committed(throughSeconds: time))
+    }
+
+    /// The accurate pass's options for a live commit.
+    private func commitOptions() -> TranscriptionOptions {
+        var transcription = options.transcription
+        transcription.shortWindowPadding = options.commitPadding
+        return transcription
     }
 
     /// Transcribes the buffer with the accurate model and commits it — all of
     /// it, or all but the last segment, keeping that segment's audio.
-    private mutating func commit(all: Bool) throws -> [StreamingEvent] {
-        guard bufferHasSpeech, !buffer.isEmpty else { return [] }
-        var transcription = options.transcription
-        transcription.shortWindowPadding = options.commitPadding
-        let transcript = try accurate.transcribe(samples: buffer, options: conditioned(transcription))
+    private mutating func commit(all: Bool) throws {
+        guard bufferHasSpeech, !buffer.isEmpty else { return }
+        let transcript = try accurate(buffer, conditioned(commitOptions()), nil, nil)
         var segments = transcript.segments
         var keepFromSample = buffer.count
         if !all, segments.count > 1, let last = segments.last {
@@ -215,23 +360,25 @@ struct StreamingPipeline {
            let skipped = skippedSpeechStart(after: coveredEnd) {
             keepFromSample = min(keepFromSample, skipped)
         }
-        var events: [StreamingEvent] = []
-        if let hypothesis = hypothesis(from: segments, transcript: transcript, offsetSample: bufferStart,
-                                       rangeEndSample: bufferStart + keepFromSample) {
-            events.append(.final(hypothesis))
-            committedTail = String((committedTail + " " + hypothesis.text).suffix(Self.promptCharacterCount))
+        let rangeEnd = seconds(bufferStart + keepFromSample)
+        if let hypothesis = Self.hypothesis(of: segments, offset: seconds(bufferStart), from: committedEndSeconds,
+                                            to: rangeEnd,
+                                            alternatives: segments.count == transcript.segments.count
+                                                ? transcript.alternatives : []) {
+            emit(.final(hypothesis))
+            remember(hypothesis.text)
         }
-        committedEndSeconds = seconds(bufferStart + keepFromSample)
+        committedEndSeconds = rangeEnd
+        hasCommitted = true
         buffer.removeFirst(keepFromSample)
         bufferStart += keepFromSample
         if buffer.isEmpty || all {
             // Audio kept after a full commit holds skipped speech still to decode.
             bufferHasSpeech = !buffer.isEmpty || detector.isSpeechActive
-            if !bufferHasSpeech { speechReported = false }
         }
         samplesAtLastVolatile = totalSamples
         reportedVolatileSinceCommit = false
-        return events
+        advanceWatermark(to: rangeEnd, force: true)
     }
 
     /// The sample where the detector hears speech well after `coveredSeconds`
@@ -256,31 +403,39 @@ struct StreamingPipeline {
         let transcript: Transcript
         do {
             let interruption = reportedVolatileSinceCommit ? volatileInterruption : nil
-            transcript = try fast.transcribe(samples: buffer, options: conditioned(transcription),
-                                             interruption: interruption)
-        } catch let error as EngineError where error.code == .cancelled && volatileInterruption?.isRaised == true {
+            transcript = try fast(buffer, conditioned(transcription), interruption, nil)
+        } catch let error as EngineError where error.code == .cancelled && volatileInterruption?.isRaised == true
+                    && cancellation?.isRaised != true {
             // The input closed mid-pass: the final pass makes this one moot.
             return nil
         }
-        return hypothesis(from: transcript.segments, transcript: transcript, offsetSample: bufferStart,
-                          rangeEndSample: bufferStart + buffer.count)
+        return Self.hypothesis(of: transcript.segments, offset: seconds(bufferStart), from: committedEndSeconds,
+                               to: seconds(bufferStart + buffer.count), alternatives: [])
     }
 
-    private func hypothesis(from segments: [Segment], transcript: Transcript, offsetSample: Int,
-                            rangeEndSample: Int) -> StreamingHypothesis? {
-        let offset = seconds(offsetSample)
+    /// The hypothesis over `[from, to]` of stream time made of `segments`,
+    /// whose times count from `offset`; nil when they hold no text.
+    private static func hypothesis(of segments: [Segment], offset: Double, from: Double, to: Double,
+                                   alternatives: [Alternative]) -> StreamingHypothesis? {
         let text = segments.map(\.text).joined().trimmingCharacters(in: .whitespaces)
         guard !text.isEmpty else { return nil }
         let words = segments.flatMap(\.words).map { word in
             WordTiming(word: word.word, startSeconds: word.startSeconds + offset, endSeconds: word.endSeconds + offset,
                        probability: word.probability)
         }
-        let alternatives = segments.count == transcript.segments.count ? transcript.alternatives : []
-        return StreamingHypothesis(startSeconds: committedEndSeconds, endSeconds: seconds(rangeEndSample), text: text,
-                                   words: words, alternatives: alternatives)
+        return StreamingHypothesis(startSeconds: from, endSeconds: max(from, to), text: text, words: words,
+                                   alternatives: alternatives)
     }
 
     static let promptCharacterCount = 300
+
+    private mutating func remember(_ text: String) {
+        committedTail = Self.appending(text, to: committedTail)
+    }
+
+    private static func appending(_ text: String, to tail: String) -> String {
+        String((tail + " " + text).suffix(promptCharacterCount))
+    }
 
     /// Adds the tail of the committed text to the prompt, as Whisper conditions
     /// each window on the previous one.

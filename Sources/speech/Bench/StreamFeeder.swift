@@ -98,7 +98,7 @@ struct StreamFeeder {
             case .failed(let error):
                 recognizer.cancel()
                 throw error
-            case .limitReached, .finished: break
+            case .speechEnded, .committed, .finished: break
             }
         }
         outcome.endOfInput = await feeder.value

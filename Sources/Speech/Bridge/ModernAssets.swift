@@ -1,5 +1,5 @@
 import Foundation
-import SpeechEngine
+internal import SpeechEngine
 import Synchronization
 
 /// The asset state behind `AssetInventory` and the modules: which Whisper
@@ -54,10 +54,15 @@ struct ModernAssets: Sendable {
 
     /// The model to install for `locale`, or `nil` when one is installed
     /// already or none serves it.
-    func modelToInstall(for locale: Locale) -> ModelName? {
+    func modelToInstall(for locale: Locale) -> AssetModel? {
         let models = models(serving: locale)
         guard !models.isEmpty, !models.contains(where: store.isInstalled) else { return nil }
-        return models.first
+        return models.first.map(AssetModel.init)
+    }
+
+    /// Whether `model` is installed.
+    func isInstalled(_ model: AssetModel) -> Bool {
+        store.isInstalled(model.name)
     }
 
     // MARK: Reservations

@@ -1,5 +1,5 @@
 import Foundation
-import SpeechEngine
+internal import SpeechEngine
 
 /// The locales the transcribers support: every region of the 99 languages
 /// Whisper's multilingual model knows (`en-US`, `en-GB`, `fr-CA`, …),

@@ -1,0 +1,38 @@
+import Foundation
+internal import SpeechEngine
+
+/// The one place a face's configuration becomes engine options.
+enum ConfigurationMapping {
+    /// Engine options for `configuration` (the language is set from the locale by the backend).
+    ///
+    /// Contextual strings (trimmed, first 100) and the custom language
+    /// model's phrases become biasing phrases; the model's weight 0…1 scales
+    /// the boost around its default (0.5 keeps it).
+    /// - Throws: `SFSpeechError(.malformedSupplementalModel)` when the custom
+    ///   language model files cannot be used.
+    static func streamingOptions(for configuration: RecognitionConfiguration) throws -> StreamingOptions {
+        var transcription = configuration.prefersLowLatency ? TranscriptionOptions.greedy : TranscriptionOptions()
+        var phrases = configuration.phrases.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+            .filter { !$0.isEmpty }
+            .prefix(RecognitionConfiguration.phraseLimit)
+            .map { $0 }
+        if let model = configuration.customLanguageModel {
+            let prepared = try CustomLanguageModelFile.preparedPhrases(languageModel: model.languageModel,
+                                                                       vocabulary: model.vocabulary)
+            phrases += prepared.filter { !phrases.contains($0) }
+            transcription.phraseBoost *= 2 * model.weight
+        }
+        transcription.phrases = phrases
+        transcription.addsPunctuation = configuration.addsPunctuation
+        transcription.alternativeCount = max(1, configuration.alternativeCount)
+        if configuration.alternativeCount > 1 {
+            transcription.beamSize = max(transcription.beamSize, configuration.alternativeCount)
+        }
+        transcription.wordTimestamps = configuration.wordTimestamps
+        if let threshold = configuration.noSpeechThreshold { transcription.noSpeechThreshold = threshold }
+        var options = StreamingOptions(transcription: transcription)
+        options.reportsVolatileResults = configuration.reportsVolatileResults
+        options.volatileIntervalSeconds = configuration.prefersLowLatency ? 0.25 : 0.5
+        return options
+    }
+}

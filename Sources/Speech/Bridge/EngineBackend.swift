@@ -1,0 +1,56 @@
+import Foundation
+internal import SpeechEngine
+
+/// The product's `RecognitionBackend`: the engine's `StreamingRecognizer`
+/// over the shared, retained models.
+///
+/// Finals come from whisper-base; volatile results come from whisper-tiny.en
+/// for English when it is installed (several times faster), else from
+/// whisper-base as well.
+final class EngineBackend: RecognitionBackend {
+    private let recognizer: StreamingRecognizer
+    let updates: AsyncStream<SessionUpdate>
+
+    /// - Throws: `EngineError(.unsupportedLanguage)` for a locale no model
+    ///   decodes, `EngineError(.modelNotFound)` when the model is not installed.
+    init(locale: Locale, configuration: RecognitionConfiguration, models: ModelCache = .shared) throws {
+        var options = try ConfigurationMapping.streamingOptions(for: configuration)
+        if options.transcription.language == nil {
+            guard let language = LocaleMapping.whisperLanguage(for: locale, among: LocaleMapping.whisperLanguages) else {
+                throw EngineError(.unsupportedLanguage,
+                                  "No installed model recognizes \(locale.identifier). Use one of SFSpeechRecognizer.supportedLocales().")
+            }
+            options.transcription.language = language
+        }
+        let accurate = try models.transcriber(.whisperBase)
+        var fast: Transcriber?
+        if options.transcription.language == "en", models.store.isInstalled(.whisperTinyEn) {
+            fast = try? models.transcriber(.whisperTinyEn)
+        }
+        let recognizer = StreamingRecognizer(accurate: accurate, fast: fast, options: options)
+        self.recognizer = recognizer
+        updates = AsyncStream(bufferingPolicy: .unbounded) { continuation in
+            let reader = Task.detached {
+                for await event in recognizer.events { continuation.yield(SessionUpdate(event)) }
+                continuation.finish()
+            }
+            continuation.onTermination = { _ in reader.cancel() }
+        }
+    }
+
+    deinit {
+        recognizer.cancel()
+    }
+
+    /// Drops the shared cache's models (running recognizers keep theirs).
+    static func releaseSharedModels() {
+        ModelCache.shared.releaseAll()
+    }
+
+    func append(_ samples: [Float]) { recognizer.append(samples) }
+    func appendGap(seconds: Double) { recognizer.appendGap(seconds: seconds) }
+    func appendRecording(_ samples: [Float]) { recognizer.appendRecording(samples) }
+    func commit(throughSeconds seconds: Double) { recognizer.commit(throughSeconds: seconds) }
+    func finish() { recognizer.finish() }
+    func cancel() { recognizer.cancel() }
+}
