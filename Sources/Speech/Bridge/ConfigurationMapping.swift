@@ -3,15 +3,19 @@ internal import SpeechEngine
 
 /// The one place a face's configuration becomes engine options.
 enum ConfigurationMapping {
-    /// Engine options for `configuration` (the language is set from the locale by the backend).
+    /// Engine options for `configuration` in `locale` (its Whisper language; nil when no model knows it).
     ///
     /// Contextual strings (trimmed, first 100) and the custom language
     /// model's phrases become biasing phrases; the model's weight 0…1 scales
     /// the boost around its default (0.5 keeps it).
     /// - Throws: `SFSpeechError(.malformedSupplementalModel)` when the custom
     ///   language model files cannot be used.
-    static func streamingOptions(for configuration: RecognitionConfiguration) throws -> StreamingOptions {
+    static func streamingOptions(for configuration: RecognitionConfiguration, locale: Locale?) throws
+        -> StreamingOptions {
         var transcription = configuration.prefersLowLatency ? TranscriptionOptions.greedy : TranscriptionOptions()
+        transcription.language = locale.flatMap {
+            LocaleMapping.whisperLanguage(for: $0, among: LocaleMapping.whisperLanguages)
+        }
         var phrases = configuration.phrases.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
             .filter { !$0.isEmpty }
             .prefix(RecognitionConfiguration.phraseLimit)

@@ -14,13 +14,10 @@ final class EngineBackend: RecognitionBackend {
     /// - Throws: `EngineError(.unsupportedLanguage)` for a locale no model
     ///   decodes, `EngineError(.modelNotFound)` when the model is not installed.
     init(locale: Locale, configuration: RecognitionConfiguration, models: ModelCache = .shared) throws {
-        var options = try ConfigurationMapping.streamingOptions(for: configuration)
-        if options.transcription.language == nil {
-            guard let language = LocaleMapping.whisperLanguage(for: locale, among: LocaleMapping.whisperLanguages) else {
-                throw EngineError(.unsupportedLanguage,
-                                  "No installed model recognizes \(locale.identifier). Use one of SFSpeechRecognizer.supportedLocales().")
-            }
-            options.transcription.language = language
+        let options = try ConfigurationMapping.streamingOptions(for: configuration, locale: locale)
+        guard options.transcription.language != nil else {
+            throw EngineError(.unsupportedLanguage,
+                              "No installed model recognizes \(locale.identifier). Use one of SFSpeechRecognizer.supportedLocales().")
         }
         let accurate = try models.transcriber(.whisperBase)
         var fast: Transcriber?

@@ -137,10 +137,11 @@ struct StreamingRecognizerModelTests {
         #expect(error.code == .cancelled)
     }
 
-    /// Three minutes of read speech: without rolling the recognizer stops at
-    /// the one-minute limit; with rolling every word is committed, as well as
-    /// the batch transcript gets them (within one WER point).
-    @Test func oneMinuteLimitStopsOrRollsWithoutLosingWords() async throws {
+    /// Three minutes of read speech committed at each minute (what the
+    /// legacy face's rolling mode does at its limit): every commit ends at
+    /// its cut, within a word, and the committed text is as good as the
+    /// batch transcript (within one WER point).
+    @Test func commitsAtEachMinuteLoseNoWords() async throws {
         let entries = try ["librispeech-dev-clean", "ljspeech", "cmu-arctic", "pocketsphinx"]
             .flatMap { try CorpusManifest.entries(set: $0) }
         var audio: [Float] = []
@@ -149,20 +150,25 @@ struct StreamingRecognizerModelTests {
             audio += try AudioDecoder.decode(contentsOf: entry.audioURL) + SyntheticAudio.silence(seconds: 0.3)
             reference.append(entry.referenceText)
         }
-        var limited = Self.englishOptions
-        limited.maximumDurationSeconds = 60
-
-        let stopped = try await Self.stream(audio, options: limited)
-        #expect(stopped.contains { if case .limitReached(let at) = $0 { abs(at - 60) < 0.01 } else { false } })
-        #expect(Self.finals(stopped).allSatisfy { $0.endSeconds <= 60.01 })
-
-        limited.rollsOverAtLimit = true
-        let rolled = try await Self.stream(audio, options: limited)
-        let limits = rolled.filter { if case .limitReached = $0 { true } else { false } }
-        #expect(limits.count == 3)
+        let recognizer = StreamingRecognizer(accurate: try Models.transcriber(.whisperBase),
+                                             fast: try Models.transcriber(.whisperTinyEn), options: Self.englishOptions)
+        for start in stride(from: 0, to: audio.count, by: 1_600) {
+            recognizer.append(Array(audio[start..<min(audio.count, start + 1_600)]))
+            if start > 0, start % (60 * 16_000) == 0 { recognizer.commit(throughSeconds: Double(start) / 16_000) }
+        }
+        recognizer.finish()
+        var events: [StreamingEvent] = []
+        for await event in recognizer.events { events.append(event) }
+        let watermarks = events.compactMap { if case .committed(let t) = $0 { t } else { nil } }
+        for cut in [60.0, 120.0] {
+            #expect(watermarks.contains { $0 >= cut && $0 < cut + 1.0 }, "no commit near \(cut) s: \(watermarks)")
+        }
+        #expect(zip(watermarks, watermarks.dropFirst()).allSatisfy { $0 <= $1 })
+        let finals = Self.finals(events)
+        #expect(zip(finals, finals.dropFirst()).allSatisfy { $0.endSeconds <= $1.startSeconds + 1e-9 })
         let batch = try Models.transcriber().transcribe(samples: audio).text
         let referenceText = reference.joined(separator: " ")
-        let streamWER = scorer.score(reference: referenceText, hypothesis: Self.committedText(rolled), languageTag: "en").counts.rate
+        let streamWER = scorer.score(reference: referenceText, hypothesis: Self.committedText(events), languageTag: "en").counts.rate
         let batchWER = scorer.score(reference: referenceText, hypothesis: batch, languageTag: "en").counts.rate
         #expect(streamWER <= batchWER + 0.01, "stream \(streamWER) vs batch \(batchWER)")
     }

@@ -1,11 +1,10 @@
 import Foundation
-import SpeechEngine
 import Testing
 @testable import Speech
 
 @Suite struct ResultMappingTests {
-    static func word(_ text: String, _ start: Double, probability: Double = 0.7) -> WordTiming {
-        WordTiming(word: text, startSeconds: start, endSeconds: start + 0.3, probability: probability)
+    static func word(_ text: String, _ start: Double, probability: Double = 0.7) -> RecognizedWord {
+        RecognizedWord(text: text, startSeconds: start, endSeconds: start + 0.3, confidence: probability)
     }
 
     /// Every segment's range indexes `formattedString` (UTF-16) and yields its substring.
@@ -21,7 +20,7 @@ import Testing
     }
 
     @Test func rangesIndexFormattedStringWithPunctuationAndNonASCII() throws {
-        let hypothesis = StreamingHypothesis(startSeconds: 0, endSeconds: 3, text: "Héllo, wörld 😀 ok.",
+        let hypothesis = RecognizedSpan(startSeconds: 0, endSeconds: 3, text: "Héllo, wörld 😀 ok.",
                                              words: [Self.word(" Héllo,", 0.1), Self.word(" wörld", 0.5),
                                                      Self.word(" 😀", 1.0), Self.word(" ok.", 1.5)])
         let result = ResultMapping.legacyResult(finals: [hypothesis], volatile: nil, isFinal: true, voice: nil)
@@ -35,7 +34,7 @@ import Testing
     }
 
     @Test func languagesWithoutSpacesStayJoined() {
-        let hypothesis = StreamingHypothesis(startSeconds: 0, endSeconds: 1, text: "你好世界",
+        let hypothesis = RecognizedSpan(startSeconds: 0, endSeconds: 1, text: "你好世界",
                                              words: [Self.word("你好", 0), Self.word("世界", 0.4)])
         let transcription = ResultMapping.legacyResult(finals: [hypothesis], volatile: nil, isFinal: false,
                                                        voice: nil).bestTranscription
@@ -44,9 +43,9 @@ import Testing
     }
 
     @Test func partialsAreCumulativeWithZeroConfidenceAndNoMetadata() {
-        let committed = StreamingHypothesis(startSeconds: 0, endSeconds: 1, text: "one two",
+        let committed = RecognizedSpan(startSeconds: 0, endSeconds: 1, text: "one two",
                                             words: [Self.word(" one", 0.1), Self.word(" two", 0.5)])
-        let guess = StreamingHypothesis(startSeconds: 1, endSeconds: 2, text: "three",
+        let guess = RecognizedSpan(startSeconds: 1, endSeconds: 2, text: "three",
                                         words: [Self.word(" three", 1.1, probability: 0.4)])
         let result = ResultMapping.legacyResult(finals: [committed], volatile: guess, isFinal: false, voice: nil)
         #expect(result.bestTranscription.formattedString == "one two three")
@@ -57,11 +56,11 @@ import Testing
     }
 
     @Test func finalsCarryMetadataAndAlternatives() throws {
-        let hypothesis = StreamingHypothesis(startSeconds: 0, endSeconds: 2, text: "recognize speech",
+        let hypothesis = RecognizedSpan(startSeconds: 0, endSeconds: 2, text: "recognize speech",
                                              words: [Self.word(" recognize", 0.5), Self.word(" speech", 1.0)],
-                                             alternatives: [Alternative(text: "recognize speech", score: -0.1),
-                                                            Alternative(text: "wreck a nice beach", score: -0.9),
-                                                            Alternative(text: "recognise speech", score: -1.2)])
+                                             alternatives: [(text: "recognize speech", score: -0.1),
+                                                            (text: "wreck a nice beach", score: -0.9),
+                                                            (text: "recognise speech", score: -1.2)])
         let result = ResultMapping.legacyResult(finals: [hypothesis], volatile: nil, isFinal: true, voice: nil)
         #expect(result.transcriptions.map(\.formattedString)
                 == ["recognize speech", "wreck a nice beach", "recognise speech"])
@@ -77,7 +76,7 @@ import Testing
     }
 
     @Test func textWithoutTimedWordsIsSpreadOverItsRange() {
-        let hypothesis = StreamingHypothesis(startSeconds: 2, endSeconds: 4, text: "ab cd", words: [])
+        let hypothesis = RecognizedSpan(startSeconds: 2, endSeconds: 4, text: "ab cd", words: [])
         let segments = ResultMapping.legacyResult(finals: [], volatile: hypothesis, isFinal: false, voice: nil)
             .bestTranscription.segments
         #expect(segments.map(\.substring) == ["ab", "cd"])

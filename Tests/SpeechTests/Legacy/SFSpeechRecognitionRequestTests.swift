@@ -19,20 +19,26 @@ import Testing
         #expect(request.nativeAudioFormat.channelCount == 1)
     }
 
+    /// The engine options the Bridge builds for a request.
+    static func engineOptions(_ request: SFSpeechRecognitionRequest) throws -> StreamingOptions {
+        try ConfigurationMapping.streamingOptions(for: request.recognitionConfiguration(),
+                                                 locale: Locale(identifier: "en-US"))
+    }
+
     @Test func optionsCarryPhrasesPunctuationAndLimit() throws {
         let request = SFSpeechURLRecognitionRequest(url: URL(fileURLWithPath: "/dev/null"))
         request.contextualStrings = ["  Quilter ", ""] + (0..<150).map { "term \($0)" }
         request.addsPunctuation = true
         request.maximumRecognitionDuration = 30
-        let options = try request.streamingOptions(language: "en")
+        let options = try Self.engineOptions(request)
         #expect(options.transcription.language == "en")
         #expect(options.transcription.phrases.count == 100)
         #expect(options.transcription.phrases.first == "Quilter")
         #expect(options.transcription.addsPunctuation)
-        #expect(options.maximumDurationSeconds == 30)
-        #expect(!options.rollsOverAtLimit)
+        #expect(request.recognitionLimitSeconds == 30)
+        #expect(!request.rollsOverAtRecognitionLimit)
         request.requiresOnDeviceRecognition = true
-        #expect(try request.streamingOptions(language: "en").maximumDurationSeconds == nil)
+        #expect(request.recognitionLimitSeconds == nil)
     }
 
     @Test func customLanguageModelPhrasesBiasRecognition() async throws {
@@ -52,7 +58,7 @@ import Testing
         let request = SFSpeechAudioBufferRecognitionRequest()
         request.contextualStrings = ["Quilter"]
         request.customizedLanguageModel = configuration
-        let options = try request.streamingOptions(language: "en")
+        let options = try Self.engineOptions(request)
         #expect(options.transcription.phrases == ["Quilter", "apostle of the middle classes"])
         #expect(options.transcription.phraseBoost == TranscriptionOptions().phraseBoost * 2)
     }
@@ -63,7 +69,7 @@ import Testing
         let request = SFSpeechAudioBufferRecognitionRequest()
         request.customizedLanguageModel = SFSpeechLanguageModel.Configuration(
             languageModel: folder.appendingPathComponent("absent.json"))
-        #expect(throws: SFSpeechError.self) { try request.streamingOptions(language: "en") }
+        #expect(throws: SFSpeechError.self) { try Self.engineOptions(request) }
         let empty = folder.appendingPathComponent("empty.json")
         try Data("{}".utf8).write(to: empty)
         await #expect {

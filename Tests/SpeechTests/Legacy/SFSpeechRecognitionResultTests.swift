@@ -7,11 +7,11 @@ import Testing
     static func finalResult() -> SFSpeechRecognitionResult {
         let voice = VoiceAnalyzer()
         voice.append((0..<16_000).map { 0.3 * sin(2 * .pi * 150 * Float($0) / 16_000) })
-        let hypothesis = StreamingHypothesis(
+        let hypothesis = RecognizedSpan(
             startSeconds: 0, endSeconds: 1, text: "hello there",
-            words: [WordTiming(word: " hello", startSeconds: 0.1, endSeconds: 0.4, probability: 0.9),
-                    WordTiming(word: " there", startSeconds: 0.5, endSeconds: 0.9, probability: 0.6)],
-            alternatives: [Alternative(text: "hello their", score: -1)])
+            words: [RecognizedWord(text: " hello", startSeconds: 0.1, endSeconds: 0.4, confidence: 0.9),
+                    RecognizedWord(text: " there", startSeconds: 0.5, endSeconds: 0.9, confidence: 0.6)],
+            alternatives: [(text: "hello their", score: -1)])
         return ResultMapping.legacyResult(finals: [hypothesis], volatile: nil, isFinal: true, voice: voice)
     }
 

@@ -117,18 +117,17 @@ import Testing
         let session = ScriptedSession(steps: [
             .init(atSeconds: 1, event: .speechDetected(atSeconds: 1)),
             .init(atSeconds: 30, event: .volatile(Script.hypothesis("first half", start: 1))),
-            .init(atSeconds: 60, event: .limitReached(atSeconds: 60)),
-            .init(atSeconds: 60, event: .final(Script.hypothesis("the first minute", start: 1))),
-            .init(atSeconds: 60, event: .finished),
-        ])
+        ], onFinish: [.final(Script.hypothesis("the first minute", start: 1)), .finished])
         let (recognizer, _) = makeRecognizer(session)
         let request = SFSpeechAudioBufferRecognitionRequest()
         let recorder = TaskRecorder()
         let task = recognizer.recognitionTask(with: request, delegate: recorder)
         for _ in 0..<70 { request.append(Script.buffer(seconds: 1, amplitude: 0)) }
         #expect(await recorder.waitForCompletion())
-        #expect(session.receivedOptions?.maximumDurationSeconds == 60)
-        #expect(session.receivedOptions?.rollsOverAtLimit == false)
+        // The face stops taking audio at exactly 60 s and finishes the session.
+        #expect(abs(session.appendedSeconds - 60) < 1e-9)
+        #expect(session.finishCalls == 1)
+        #expect(session.commits.isEmpty)
         #expect(request.feed.isEnded)
         let calls = await recorder.settle().filter { !$0.isProgress }
         #expect(calls == [
@@ -141,7 +140,6 @@ import Testing
 
     @Test func rollingModeKeepsTakingAudioPastTheLimit() async throws {
         let session = ScriptedSession(steps: [
-            .init(atSeconds: 60, event: .limitReached(atSeconds: 60)),
             .init(atSeconds: 60, event: .final(Script.hypothesis("minute one", start: 1))),
         ], onFinish: [.final(Script.hypothesis("minute two", start: 61)), .finished])
         let (recognizer, _) = makeRecognizer(session)
@@ -153,7 +151,8 @@ import Testing
         #expect(!request.feed.isEnded)
         request.endAudio()
         #expect(await recorder.waitForCompletion())
-        #expect(session.receivedOptions?.rollsOverAtLimit == true)
+        // At the limit the face commits through it and keeps taking audio.
+        #expect(session.commits == [60])
         #expect(session.appendedSeconds >= 70)
         #expect(await recorder.settle().last == .result("minute one minute two", isFinal: true))
     }
@@ -168,7 +167,8 @@ import Testing
         request.append(Script.buffer(seconds: 1.2))
         request.endAudio()
         #expect(await recorder.waitForCompletion())
-        #expect(session.receivedOptions?.maximumDurationSeconds == nil)
+        #expect(request.recognitionLimitSeconds == nil)
+        #expect(session.commits.isEmpty)
         let final = try #require(recorder.results.last)
         #expect(final.isFinal)
         #expect(final.speechRecognitionMetadata != nil)

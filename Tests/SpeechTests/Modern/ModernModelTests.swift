@@ -143,7 +143,8 @@ struct ModernModelTests {
         try file.read(into: buffer)
         let converter = BufferConversion()
         let samples = try converter.convert(buffer) + converter.finish()
-        let options = try settings.streamingOptions(phrases: [], detector: nil)
+        let options = try ConfigurationMapping.streamingOptions(for: settings.configuration(phrases: [], detector: nil),
+                                                                 locale: settings.locale)
         let recognizer = StreamingRecognizer(accurate: try ModelCache.shared.transcriber(.whisperBase), options: options)
         recognizer.append(samples)
         recognizer.finish()

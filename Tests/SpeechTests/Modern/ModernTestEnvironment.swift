@@ -26,7 +26,8 @@ final class ScriptedSessionQueue: Sendable {
 
     /// The factory the analyzer gets.
     var factory: RecognitionSessionFactory {
-        RecognitionSessionFactory { [self] locale, options in
+        RecognitionSessionFactory { [self] locale, configuration in
+            let options = try ConfigurationMapping.streamingOptions(for: configuration, locale: locale)
             let session: ScriptedSession? = state.withLock { state in
                 state.requests.append((locale, options))
                 let next = state.pending.isEmpty ? makeMore?() : state.pending.removeFirst()

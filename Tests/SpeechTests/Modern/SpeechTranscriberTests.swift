@@ -46,7 +46,6 @@ struct SpeechTranscriberTests {
             #expect(options.transcription.wordTimestamps)
             #expect(options.volatileIntervalSeconds == 0.25)
             #expect(Set(options.transcription.phrases) == ["Quilter", "gospel", "Anaïs"])
-            #expect(options.maximumDurationSeconds == nil)
             await analyzer.cancelAndFinishNow()
         }
     }
@@ -93,7 +92,7 @@ struct SpeechTranscriberTests {
 
     @Test("without attribute options the text has no speech attributes")
     func noAttributesUnlessAsked() {
-        let hypothesis = Script.hypothesis("plain text")
+        let hypothesis = RecognizedSpan(Script.hypothesis("plain text"))
         let text = ModernResultMapping.attributedText(of: hypothesis, base: .zero,
                                                       settings: TranscriberSettings(locale: englishUS),
                                                       continuesText: true)

@@ -10,15 +10,15 @@ import SpeechEngine
 /// steps the audio never reached and emits the finish script (unless held, so a test can act while the task is
 /// finishing); `cancel()` ends the stream with `.failed(.cancelled)`, as the
 /// engine does. No model, no threads of its own.
-final class ScriptedSession: RecognitionSession, @unchecked Sendable {
+final class ScriptedSession: RecognitionBackend, @unchecked Sendable {
     /// One scripted event and the audio time at which it happens.
     struct Step {
         var atSeconds: Double
         var event: StreamingEvent
     }
 
-    let events: AsyncStream<StreamingEvent>
-    private let continuation: AsyncStream<StreamingEvent>.Continuation
+    let updates: AsyncStream<SessionUpdate>
+    private let continuation: AsyncStream<SessionUpdate>.Continuation
     private let lock = NSLock()
     private var steps: [Step]
     private var finishEvents: [StreamingEvent]
@@ -32,7 +32,7 @@ final class ScriptedSession: RecognitionSession, @unchecked Sendable {
 
     /// A session replaying `steps` as audio arrives and `onFinish` at `finish()`.
     init(steps: [Step] = [], onFinish: [StreamingEvent] = [.finished], holdsFinish: Bool = false) {
-        (events, continuation) = AsyncStream.makeStream(of: StreamingEvent.self)
+        (updates, continuation) = AsyncStream.makeStream(of: SessionUpdate.self)
         self.steps = steps.sorted { $0.atSeconds < $1.atSeconds }
         self.finishEvents = onFinish
         self.holdsFinish = holdsFinish
@@ -40,7 +40,8 @@ final class ScriptedSession: RecognitionSession, @unchecked Sendable {
 
     /// A factory handing out this session and recording the options it got.
     var factory: RecognitionSessionFactory {
-        RecognitionSessionFactory { [self] _, options in
+        RecognitionSessionFactory { [self] locale, configuration in
+            let options = try ConfigurationMapping.streamingOptions(for: configuration, locale: locale)
             lock.withLock { self.options = options }
             return self
         }
@@ -63,6 +64,33 @@ final class ScriptedSession: RecognitionSession, @unchecked Sendable {
                 steps.removeFirst()
                 emitLocked(first.event)
             }
+        }
+    }
+
+    /// The stream times the face asked to commit through, in order.
+    var commits: [Double] { lock.withLock { commitTimes } }
+    private var commitTimes: [Double] = []
+    /// Gaps the face reported, in seconds.
+    var gaps: [Double] { lock.withLock { gapSeconds } }
+    private var gapSeconds: [Double] = []
+    /// Whether audio came as a recording (a file decoded as a file).
+    var receivedRecording: Bool { lock.withLock { recordingSeen } }
+    private var recordingSeen = false
+
+    func appendGap(seconds: Double) {
+        lock.withLock { gapSeconds.append(seconds) }
+        append([Float](repeating: 0, count: Int(seconds * 16_000)))
+    }
+
+    func appendRecording(_ samples: [Float]) {
+        lock.withLock { recordingSeen = true }
+        append(samples)
+    }
+
+    func commit(throughSeconds seconds: Double) {
+        lock.withLock {
+            commitTimes.append(seconds)
+            emitLocked(.committed(throughSeconds: seconds))
         }
     }
 
@@ -104,7 +132,7 @@ final class ScriptedSession: RecognitionSession, @unchecked Sendable {
 
     private func emitLocked(_ event: StreamingEvent) {
         guard !ended else { return }
-        continuation.yield(event)
+        continuation.yield(SessionUpdate(event))
         switch event {
         case .finished, .failed:
             ended = true
