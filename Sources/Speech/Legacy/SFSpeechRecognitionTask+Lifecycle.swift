@@ -80,6 +80,7 @@ extension SFSpeechRecognitionTask {
         let rate = BufferConversion.outputRate
         let (accepted, limit): ([Float], Double?) = lock.withLock {
             if currentState == .starting { currentState = .running }
+            guard !stoppedAtLimit else { return ([], nil) }
             let before = appendedSeconds
             var accepted = samples
             var reached: Double?
@@ -90,21 +91,26 @@ extension SFSpeechRecognitionTask {
                 } else {
                     accepted = Array(samples.prefix(max(0, Int(((limit - before) * rate).rounded()))))
                     nextLimitSeconds = nil
+                    stoppedAtLimit = true
                 }
             }
             appendedSeconds = before + Double(accepted.count) / rate
             return (accepted, reached)
         }
+        guard !accepted.isEmpty || limit != nil else { return }
         voice?.append(accepted)
         session.append(accepted)
         guard let limit else { return }
         if request.rollsOverAtRecognitionLimit {
             session.commit(throughSeconds: limit)
         } else {
-            // Apple stops reading at the limit and delivers the first minute's result.
-            request.feed.close()
+            // Apple stops reading at the limit and delivers the first minute's
+            // result. This runs inside the feed's delivery, so the feed is
+            // closed after it returns; audio until then is dropped above.
             noteEndOfAudio()
             session.finish()
+            let feed = request.feed
+            DispatchQueue.global(qos: .userInitiated).async { feed.close() }
         }
     }
 
@@ -122,19 +128,18 @@ extension SFSpeechRecognitionTask {
     }
 
     /// Audio input ended (`endAudio()`, `finish()`, the end of the file or
-    /// the limit): the task is finishing, and the delegate hears
-    /// `speechRecognitionTaskFinishedReadingAudio` now, before the results
-    /// for the audio still being recognized. A recording is read by the
-    /// engine at once, after it reports where the speech is: the call then
-    /// follows the recording's first update past its speech events.
+    /// the limit): the task is finishing. The delegate hears
+    /// `speechRecognitionTaskFinishedReadingAudio` once the engine has read
+    /// that audio — when its progress reaches the end of the input (a
+    /// recording is read at once, right after it reports where the speech
+    /// is) — so the call follows the hypotheses about the audio it read and
+    /// comes before the results still being decoded, not at the final.
     func noteEndOfAudio() {
-        let (first, recording) = lock.withLock {
-            guard !finishing, !terminated else { return (false, isRecording) }
+        lock.withLock {
+            guard !finishing, !terminated else { return }
             finishing = true
             if currentState == .starting || currentState == .running { currentState = .finishing }
-            return (true, isRecording)
         }
-        if first && !recording { reportFinishedReading() }
     }
 
     private func reportFinishedReading() {
@@ -146,12 +151,16 @@ extension SFSpeechRecognitionTask {
     }
 
     private func handle(_ update: SessionUpdate) {
-        let (terminated, recordingRead) = lock.withLock { (self.terminated, isRecording && finishing) }
-        guard !terminated else { return }
-        switch update {
-        case .speechStarted, .speechEnded: break
-        default: if recordingRead { reportFinishedReading() }
+        let (terminated, audioRead) = lock.withLock { () -> (Bool, Bool) in
+            guard finishing else { return (self.terminated, false) }
+            switch update {
+            case .speechStarted, .speechEnded, .volatile: return (self.terminated, false)
+            case .progress(let seconds): return (self.terminated, isRecording || seconds >= appendedSeconds - 1e-6)
+            default: return (self.terminated, true)
+            }
         }
+        guard !terminated else { return }
+        if audioRead { reportFinishedReading() }
         switch update {
         case .speechStarted:
             let first = lock.withLock {

@@ -49,6 +49,8 @@ open class SFSpeechRecognitionTask: NSObject, @unchecked Sendable {
     var appendedSeconds = 0.0
     /// The next stream time at which a server-style task stops or rolls over.
     var nextLimitSeconds: Double?
+    /// A server-style task reached its limit: later audio is dropped.
+    var stoppedAtLimit = false
     /// The audio is a recording (a URL request): each window's final is shown as a partial.
     var isRecording = false
     var detectedSpeech = false

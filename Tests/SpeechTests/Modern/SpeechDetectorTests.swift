@@ -3,15 +3,17 @@ import SpeechEngine
 import Testing
 @testable import Speech
 
-/// `SpeechDetector` alongside a transcriber in one analyzer.
+/// `SpeechDetector` alongside a transcriber in one analyzer: its ranges come
+/// from the engine's own speech start and end events.
 @Suite("SpeechDetector (scripted sessions)")
 struct SpeechDetectorTests {
     private func session() -> ScriptedSession {
         ScriptedSession(steps: [
             .init(atSeconds: 1.2, event: .speechDetected(atSeconds: 1.0)),
+            .init(atSeconds: 2.2, event: .speechEnded(atSeconds: 2.0)),
             .init(atSeconds: 2.5, event: .final(Script.hypothesis("first words", start: 1.0, spacing: 0.5))),
             .init(atSeconds: 3.2, event: .speechDetected(atSeconds: 3.0)),
-        ], onFinish: [.final(Script.hypothesis("more", start: 3.0)), .finished])
+        ], onFinish: [.speechEnded(atSeconds: 3.4), .final(Script.hypothesis("more", start: 3.0)), .finished])
     }
 
     @Test("speech and non-speech ranges tile the input, in order, all final")

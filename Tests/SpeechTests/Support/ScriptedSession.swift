@@ -87,9 +87,27 @@ final class ScriptedSession: RecognitionBackend, @unchecked Sendable {
         append(samples)
     }
 
+    /// As the engine does: a commit through all the audio heard finalizes
+    /// what is pending (the finish script's results, not its ending), then
+    /// reports the commit; an earlier one only reports it.
     func commit(throughSeconds seconds: Double) {
         lock.withLock {
             commitTimes.append(seconds)
+            if seconds >= Double(sampleCount) / 16_000 - 1e-6 {
+                let results = finishEvents.filter { event in
+                    switch event {
+                    case .finished, .failed: false
+                    default: true
+                    }
+                }
+                finishEvents.removeAll { event in
+                    switch event {
+                    case .finished, .failed: false
+                    default: true
+                    }
+                }
+                for event in results { emitLocked(event) }
+            }
             emitLocked(.committed(throughSeconds: seconds))
         }
     }
