@@ -6,6 +6,7 @@
 # both cores busy, and timing checks such as prompt cancellation assume that.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+Scripts/check-layers.sh
 Scripts/setup.sh
 export OPENBLAS_NUM_THREADS="${OPENBLAS_NUM_THREADS:-2}"
 # The legacy face persists its emulated speech permission under

@@ -19,6 +19,7 @@ struct EvalCommand: SpeechCommand {
             .value("hypotheses", "out.tsv", help: "Write id<TAB>hypothesis lines to this file."),
             .value("score", "hyp.tsv", help: "Score this id<TAB>hypothesis file instead of transcribing."),
             .flag("stream", help: "Stream each clip through the streaming recognizer (100 ms chunks, as\nfast as it takes them) and show its WER beside batch WER."),
+            .value("face", "batch|legacy|modern", help: "Transcribe through the engine's batch path (default), the legacy face\n(SFSpeechURLRecognitionRequest) or the modern face (SpeechAnalyzer over\nan AVAudioFile), as an app would."),
             ModelChoice.option,
             DecodingArguments.beamOption,
             DecodingArguments.threadsOption,
@@ -41,6 +42,7 @@ struct EvalCommand: SpeechCommand {
           speech eval ../shared/corpus/manifest.tsv --hypotheses ours.tsv
           speech eval ../shared/corpus/manifest.tsv --score faster-whisper.tsv
           speech eval ../shared/corpus/manifest.tsv --stream --hypotheses stream.tsv
+          speech eval ../shared/corpus/manifest.tsv --face legacy --hypotheses legacy.tsv
         """)
 
     var manifestPath: String
@@ -53,6 +55,8 @@ struct EvalCommand: SpeechCommand {
     var json: Bool
     var showsDiffs: Bool
     var stream: Bool
+    /// The Apple face to transcribe through; nil for the batch path.
+    var face: FaceTranscription?
 
     init(arguments: ParsedArguments) throws(UsageError) {
         guard arguments.positionals.count <= 1 else {
@@ -68,12 +72,17 @@ struct EvalCommand: SpeechCommand {
         json = try arguments.choice("format", from: ["text", "json"]) == "json"
         showsDiffs = arguments.flag("diffs")
         stream = arguments.flag("stream")
+        face = try arguments.choice("face", from: ["batch"] + FaceTranscription.allCases.map(\.rawValue))
+            .flatMap(FaceTranscription.init(rawValue:))
     }
 
     func validate() throws(UsageError) {
         guard !manifestPath.isEmpty else { throw UsageError("Missing expected argument '<manifest>'.") }
         if scorePath != nil, hypothesesPath != nil {
             throw UsageError("--score reads hypotheses and --hypotheses writes them; give one of the two.")
+        }
+        if face != nil, stream || scorePath != nil {
+            throw UsageError("--face transcribes through a face; it does not go with --stream or --score.")
         }
         if scorePath != nil, stream {
             throw UsageError("--score reads hypotheses and --stream makes them; give one of the two.")
@@ -93,6 +102,9 @@ struct EvalCommand: SpeechCommand {
         if let scorePath {
             clips = try score(entries, hypotheses: HypothesisFile(contentsOf: URL(fileURLWithPath: scorePath)),
                               console: console)
+        } else if let face {
+            console.log("Transcribing \(entries.count) clips through the \(face.rawValue) face.")
+            clips = try await transcribe(entries, through: face, console: console)
         } else {
             let clock = ContinuousClock()
             let start = clock.now
@@ -209,6 +221,26 @@ struct EvalCommand: SpeechCommand {
             try output?.append(id: entry.id, hypothesis: transcript.text)
             console.log(String(format: "[%d/%d] %@  %@ %.1f%%  %.2f s", index + 1, entries.count, entry.id,
                                clipScore.unit.rateName, clipScore.counts.rate * 100, seconds))
+        }
+        return clips
+    }
+
+    /// Transcribes each clip through an Apple face, as `transcribe(_:with:console:)` does through the engine.
+    func transcribe(_ entries: [ManifestEntry], through face: FaceTranscription,
+                    console: Console) async throws -> [EvaluatedClip] {
+        let output = try hypothesesPath.map { try HypothesisWriter(path: $0) }
+        let clock = ContinuousClock()
+        var clips: [EvaluatedClip] = []
+        for (index, entry) in entries.enumerated() {
+            let start = clock.now
+            let hypothesis = try await face.transcribe(entry.audioURL, locale: Locale(identifier: entry.languageTag))
+            let seconds = (clock.now - start).seconds
+            let sampleCount = Int((entry.durationSeconds ?? 0) * AudioDecoder.sampleRate)
+            let clip = Self.scoredClip(entry, hypothesis: hypothesis, sampleCount: sampleCount, processingSeconds: seconds)
+            clips.append(clip)
+            try output?.append(id: entry.id, hypothesis: hypothesis)
+            console.log(String(format: "[%d/%d] %@  %@ %.1f%%  %.2f s", index + 1, entries.count, entry.id,
+                               clip.score.unit.rateName, clip.score.counts.rate * 100, seconds))
         }
         return clips
     }
