@@ -27,7 +27,7 @@ struct ModernDetection: Sendable, Hashable {
 /// and the text options (punctuation, emoji, etiquette).
 enum ModernResultMapping {
     /// Timescale of the times the modern face publishes (the engine's rate).
-    static let timescale: CMTimeScale = 16_000
+    static let timescale = CMTimeScale(BufferConversion.outputRate)
 
     /// A time `seconds` after `base` on the analyzer's timeline.
     static func time(_ seconds: Double, after base: CMTime) -> CMTime {

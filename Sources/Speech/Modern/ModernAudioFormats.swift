@@ -7,7 +7,7 @@ import Foundation
 /// so buffers in other formats fail with `unexpectedAudioFormat`.
 enum ModernAudioFormats {
     /// The engine's sample rate, as a `CMTime` timescale.
-    static let sampleRate: CMTimeScale = 16_000
+    static let sampleRate = CMTimeScale(BufferConversion.outputRate)
 
     /// The accepted formats, best first: 16 kHz mono Int16, then Float32.
     static var analyzerFormats: [AVAudioFormat] {

@@ -55,16 +55,7 @@ extension SpeechAnalyzer {
     public final func analyzeSequence(from audioFile: AVAudioFile) async throws -> CMTime? {
         try throwIfFailed()
         try Self.checkReadable(audioFile)
-        guard let task = beginInput(SpeechAnalyzer.recordingLoop(for: AudioFileInput(file: audioFile))) else {
-            return consumedEnd
-        }
-        await withTaskCancellationHandler {
-            await task.value
-        } onCancel: {
-            task.cancel()
-        }
-        try throwIfFailed()
-        return consumedEnd
+        return try await analyze(SpeechAnalyzer.recordingLoop(for: AudioFileInput(file: audioFile)))
     }
 
     /// The consumption loop for a file: the whole file read, then handed to

@@ -46,7 +46,13 @@ extension SpeechAnalyzer {
     public final func analyzeSequence<InputSequence>(_ inputSequence: InputSequence) async throws -> CMTime?
     where InputSequence: Sendable, InputSequence: AsyncSequence, InputSequence.Element == AnalyzerInput {
         try throwIfFailed()
-        guard let task = beginInput(SpeechAnalyzer.inputLoop(for: inputSequence)) else { return consumedEnd }
+        return try await analyze(SpeechAnalyzer.inputLoop(for: inputSequence))
+    }
+
+    /// Consumes input through `loop` until it ends; returns the end of the
+    /// audio consumed (`nil` if none).
+    func analyze(_ loop: @escaping InputLoop) async throws -> CMTime? {
+        guard let task = beginInput(loop) else { return consumedEnd }
         await withTaskCancellationHandler {
             await task.value
         } onCancel: {
@@ -93,33 +99,34 @@ extension SpeechAnalyzer {
     }
 
     /// Takes one input: checks its format and time-code, places it on the
-    /// timeline, and hands its samples to every transcriber's session.
+    /// timeline, and hands its samples to every transcriber.
     /// Returns `false` when the sequence should stop being consumed.
     func consume(_ input: AnalyzerInput, generation: Int) -> Bool {
-        guard generation == inputGeneration, case .active = phase else { return false }
-        do {
+        take(generation: generation) {
             let placement = try place(input)
             let samples = try ModernAudioFormats.samples(of: input.buffer)
             try feed(.live(samples), startingAt: placement.start, gap: placement.gap)
             consumedEnd = placement.start + placement.duration
-        } catch {
-            fail(error)
-            return false
         }
-        updateVolatileRange()
-        resumeSatisfiedWaiters()
-        return true
     }
 
     /// Takes a whole recording (an audio file's samples at the engine's
     /// rate), placed after the input consumed so far and decoded as a file.
     func consumeRecording(_ samples: [Float], generation: Int) -> Bool {
-        guard generation == inputGeneration, case .active = phase else { return false }
-        guard !samples.isEmpty else { return true }
-        let start = consumedEnd ?? .zero
-        do {
+        take(generation: generation) {
+            guard !samples.isEmpty else { return }
+            let start = consumedEnd ?? .zero
             try feed(.recording(samples), startingAt: start, gap: .zero)
             consumedEnd = start + CMTime(value: CMTimeValue(samples.count), timescale: ModernAudioFormats.sampleRate)
+        }
+    }
+
+    /// Runs one step of consumption for the current generation: a failure
+    /// fails the analysis; success moves the volatile range and the waiters.
+    private func take(generation: Int, _ step: () throws -> Void) -> Bool {
+        guard generation == inputGeneration, case .active = phase else { return false }
+        do {
+            try step()
         } catch {
             fail(error)
             return false

@@ -22,7 +22,7 @@ import Foundation
 /// which ~5 ms is sgemm; the rest is page faults on fresh buffers and `log10`.
 public struct LogMelSpectrogram: Sendable {
     /// The sample rate the front end expects, in Hz.
-    public static let sampleRate = 16_000.0
+    public static let sampleRate = Transcriber.sampleRate
     /// FFT length in samples (25 ms).
     public static let fftSize = 400
     /// Hop between frames in samples (10 ms).

@@ -24,7 +24,7 @@ public struct MelFilterBank: Sendable {
     ///   - melCount: number of mel bands (Whisper uses 80, large-v3 uses 128).
     ///   - fftSize: the FFT length in samples (Whisper: 400).
     ///   - sampleRate: the sample rate in Hz (Whisper: 16 000).
-    public init(melCount: Int = 80, fftSize: Int = 400, sampleRate: Double = 16_000) {
+    public init(melCount: Int = 80, fftSize: Int = 400, sampleRate: Double = Transcriber.sampleRate) {
         precondition(melCount > 0 && fftSize > 1 && sampleRate > 0, "invalid mel filter bank shape")
         self.melCount = melCount
         self.binCount = fftSize / 2 + 1

@@ -21,7 +21,7 @@ public final class Resampler {
     ///
     /// - Throws: `EngineError(.invalidArgument)` when a rate is not a positive finite
     ///   number, or `.internalInconsistency` when libsoxr refuses to start.
-    public init(inputRate: Double, outputRate: Double = 16_000) throws {
+    public init(inputRate: Double, outputRate: Double = Transcriber.sampleRate) throws {
         guard inputRate.isFinite, outputRate.isFinite, inputRate > 0, outputRate > 0 else {
             throw EngineError(.invalidArgument,
                               "Sample rates must be positive numbers (got \(inputRate) Hz → \(outputRate) Hz).")

@@ -42,7 +42,7 @@ public struct SpeechActivityDetector: Sendable {
     }
 
     /// The sample rate the detector expects, in Hz.
-    public static let sampleRate = 16_000.0
+    public static let sampleRate = Transcriber.sampleRate
     /// Band levels below this (dBFS) are digital silence, not noise.
     static let digitalSilenceDB: Float = -100
     /// Frames of audio the noise floor needs before anything counts as speech.

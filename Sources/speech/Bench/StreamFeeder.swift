@@ -21,7 +21,7 @@ struct StreamFeeder {
     /// recognizer's own memory. 30 s keeps the queue well above the 0.3 s at
     /// which the recognizer stops skipping volatile passes, so fast mode still
     /// measures throughput of the final passes.
-    static let fastLookAheadSamples = 30 * 16_000
+    static let fastLookAheadSamples = 30 * Int(Transcriber.sampleRate)
 
     var pacing: Pacing
     /// Audio seconds between RSS measurements, or nil for none.
