@@ -61,7 +61,8 @@ struct StreamingPipeline {
     private var committedTail = ""
 
     private var detector = SpeechActivityDetector()
-    /// Stream sample index of the detector's sample 0 (it restarts after a long gap).
+    /// Stream samples the detector did not hear (long gaps, recordings): its
+    /// sample index plus this is stream time. It keeps its noise floor across them.
     private var detectorOrigin = 0
     private var buffer: [Float] = []
     /// Stream sample index of `buffer[0]`.
@@ -153,8 +154,7 @@ struct StreamingPipeline {
         buffer = []
         bufferStart = totalSamples
         bufferHasSpeech = false
-        detector = SpeechActivityDetector()
-        detectorOrigin = totalSamples
+        detectorOrigin += sampleCount
         advanceWatermark(to: seconds(totalSamples), force: true)
     }
 
@@ -244,8 +244,7 @@ struct StreamingPipeline {
         bufferHasSpeech = false
         committedEndSeconds = seconds(totalSamples)
         hasCommitted = true
-        detector = SpeechActivityDetector()
-        detectorOrigin = totalSamples
+        detectorOrigin += samples.count
         advanceWatermark(to: seconds(totalSamples), force: true)
         emit(.progress(processedSeconds: seconds(totalSamples)))
     }

@@ -1,0 +1,184 @@
+import Foundation
+import Testing
+@testable import SpeechEngine
+
+/// The streaming pipeline's endpointing, commits, gaps and recordings with a
+/// scripted decoder: it "hears" a word every half second of the speech the
+/// real detector finds in the audio it is given, so what comes out depends
+/// on the audio and on where the pipeline cut it, with no model.
+@Suite("StreamingPipeline (scripted decoder)")
+struct StreamingPipelineTests {
+    private static let rate = 16_000.0
+
+    /// A voiced-speech stand-in: 20 harmonics of 150 Hz, about -20 dBFS at
+    /// its peaks, its level rising and falling four times a second like
+    /// syllables (a steady tone would become the detector's noise floor).
+    private static func voiced(seconds: Double) -> [Float] {
+        (0..<Int(seconds * rate)).map { oneSecondOfVoice[$0 % oneSecondOfVoice.count] }
+    }
+
+    /// One period of the stand-in (150 Hz and 4 Hz both repeat every second), computed once.
+    private static let oneSecondOfVoice: [Float] = (0..<Int(rate)).map { index in
+        let t = Double(index) / rate
+        let envelope = 0.15 + 0.85 * (0.5 + 0.5 * sin(2 * Double.pi * 4 * t))
+        return Float(envelope * (1...20).reduce(0.0) { $0 + 0.02 * sin(2 * Double.pi * 150 * Double($1) * t + Double($1)) })
+    }
+
+    /// The words one decode of the whole audio hears: what the stream must give.
+    private static func batchWordCount(_ audio: [Float]) -> Int {
+        decode(audio, TranscriptionOptions(), nil, nil).words.count
+    }
+
+    /// Room noise about 60 dB below the voiced stand-in: the detector tracks
+    /// its noise floor on it (after digital silence alone a steady tone never
+    /// stands out from a floor made of itself).
+    private static func silence(seconds: Double) -> [Float] {
+        var state: UInt32 = 12_345
+        return (0..<Int(seconds * rate)).map { _ in
+            state = state &* 1_664_525 &+ 1_013_904_223
+            return (Float(state >> 8) / Float(1 << 24) - 0.5) * 0.002
+        }
+    }
+
+    /// One segment per speech region, a 0.2 s word at each syllable (a peak
+    /// of the level): what it hears depends on the audio, not on where the
+    /// pipeline cut it.
+    static func decode(_ samples: [Float], _ options: TranscriptionOptions, _ interruption: Interruption?,
+                       _ onWindow: ((Transcriber.DecodedWindow) -> Void)?) -> Transcript {
+        let frame = 160
+        let levels = stride(from: 0, to: samples.count - frame, by: frame).map { start in
+            samples[start..<(start + frame)].reduce(Float(0)) { $0 + $1 * $1 } / Float(frame)
+        }
+        // A syllable's peak: the loudest frame within 80 ms either side.
+        let peaks = levels.indices.filter { index in
+            let neighbours = max(0, index - 8)..<min(levels.count, index + 9)
+            return index >= 8 && index + 8 < levels.count && levels[index] > 1e-4
+                && neighbours.allSatisfy { $0 == index || levels[$0] < levels[index] }
+        }.map { Double($0 * frame + frame / 2) / rate }
+        var segments: [Segment] = []
+        for region in SpeechActivityDetector.speechRegions(in: samples) {
+            let start = Double(region.lowerBound) / rate, end = Double(region.upperBound) / rate
+            let words = peaks.filter { $0 >= start && $0 < end }.map {
+                WordTiming(word: " w", startSeconds: $0 - 0.1, endSeconds: $0 + 0.1, probability: 0.9)
+            }
+            guard !words.isEmpty else { continue }
+            segments.append(Segment(id: segments.count, startSeconds: start, endSeconds: end,
+                                    text: words.map(\.word).joined(), tokens: [], words: words,
+                                    averageLogProbability: -0.1, noSpeechProbability: 0.01, compressionRatio: 1,
+                                    temperature: 0))
+        }
+        if let onWindow {
+            for segment in segments {
+                onWindow(Transcriber.DecodedWindow(segments: [segment], throughSeconds: segment.endSeconds,
+                                                   alternatives: []))
+            }
+        }
+        return Transcript(segments: segments, language: "en", languageProbability: 1,
+                          durationSeconds: Double(samples.count) / rate)
+    }
+
+    /// Runs `body` on a pipeline and returns every event it emitted.
+    /// `body` gets the pipeline and a way to read what it emitted so far.
+    private static func events(_ body: (inout StreamingPipeline, () -> [StreamingEvent]) throws -> Void) rethrows
+        -> [StreamingEvent] {
+        final class Sink: @unchecked Sendable { var events: [StreamingEvent] = [] }
+        let sink = Sink()
+        var options = StreamingOptions()
+        options.reportsVolatileResults = false
+        var pipeline = StreamingPipeline(accurate: decode, fast: decode, options: options) { sink.events.append($0) }
+        try body(&pipeline) { sink.events }
+        return sink.events
+    }
+
+    private static func finals(_ events: [StreamingEvent]) -> [StreamingHypothesis] {
+        events.compactMap { if case .final(let hypothesis) = $0 { hypothesis } else { nil } }
+    }
+
+    private static func watermarks(_ events: [StreamingEvent]) -> [Double] {
+        events.compactMap { if case .committed(let seconds) = $0 { seconds } else { nil } }
+    }
+
+    /// Invariants every run keeps: finals disjoint and increasing, watermarks never decrease.
+    private static func expectInvariants(_ events: [StreamingEvent]) {
+        let finals = finals(events)
+        #expect(zip(finals, finals.dropFirst()).allSatisfy { $0.endSeconds <= $1.startSeconds + 1e-9 })
+        let marks = watermarks(events)
+        #expect(zip(marks, marks.dropFirst()).allSatisfy { $0 <= $1 })
+        let words = finals.flatMap(\.words)
+        #expect(zip(words, words.dropFirst()).allSatisfy { $0.startSeconds < $1.startSeconds })
+    }
+
+    @Test func silenceAfterSpeechEndsTheUtteranceBeforeMoreAudio() throws {
+        let first = Self.silence(seconds: 1) + Self.voiced(seconds: 3) + Self.silence(seconds: 3)
+        let events = try Self.events { pipeline, emitted in
+            try pipeline.consume(first)
+            #expect(Self.finals(emitted()).count == 1, "the first utterance is final before more audio comes")
+            try pipeline.consume(Self.voiced(seconds: 2) + Self.silence(seconds: 1))
+            try pipeline.finish()
+        }
+        let finals = Self.finals(events)
+        #expect(finals.count == 2)
+        #expect(finals.flatMap(\.words).count == Self.batchWordCount(first + Self.voiced(seconds: 2) + Self.silence(seconds: 1)))
+        // The first utterance's words sit in the first burst, the second's in the second, in stream time.
+        #expect(finals[0].words.allSatisfy { $0.startSeconds >= 0.9 && $0.endSeconds <= 4.1 })
+        #expect(finals[1].words.allSatisfy { $0.startSeconds >= 6.9 && $0.endSeconds <= 9.1 })
+        #expect(events.contains { if case .speechEnded = $0 { true } else { false } })
+        Self.expectInvariants(events)
+    }
+
+    @Test func commitThroughATimeFinalizesTheWordsBeforeItAndKeepsTheRest() throws {
+        let audio = Self.silence(seconds: 0.5) + Self.voiced(seconds: 6) + Self.silence(seconds: 0.5)
+        var afterCommit: [StreamingEvent] = []
+        let events = try Self.events { pipeline, emitted in
+            try pipeline.consume(Array(audio.prefix(Int(5 * Self.rate))))
+            try pipeline.commit(throughSample: Int(3.1 * Self.rate))
+            afterCommit = emitted()
+            try pipeline.consume(Array(audio.dropFirst(Int(5 * Self.rate))))
+            try pipeline.finish()
+        }
+        let cutFinals = Self.finals(afterCommit)
+        let first = try #require(cutFinals.first)
+        #expect(cutFinals.count == 1)
+        #expect(first.endSeconds >= 3.1 && first.endSeconds < 3.1 + 0.2)
+        #expect(first.words.allSatisfy { ($0.startSeconds + $0.endSeconds) / 2 <= 3.1 })
+        #expect(Self.watermarks(afterCommit).last.map { $0 >= 3.1 } == true)
+        // Every word of the sentence comes out once, the ones after the cut in later finals.
+        let all = Self.finals(events).flatMap(\.words)
+        #expect(all.count == Self.batchWordCount(audio))
+        Self.expectInvariants(events)
+    }
+
+    @Test func aShortGapIsSilenceALongOneMovesStreamTimeOn() throws {
+        let events = try Self.events { pipeline, emitted in
+            try pipeline.consume(Self.silence(seconds: 0.5) + Self.voiced(seconds: 1.5))
+            try pipeline.appendGap(sampleCount: Int(1.0 * Self.rate))
+            try pipeline.consume(Self.voiced(seconds: 1))
+            try pipeline.appendGap(sampleCount: Int(10 * Self.rate))
+            try pipeline.consume(Self.voiced(seconds: 1) + Self.silence(seconds: 0.5))
+            try pipeline.finish()
+        }
+        let finals = Self.finals(events)
+        let words = finals.flatMap(\.words)
+        // The long gap committed what came before it; the last word is after 14 s of stream time.
+        #expect(finals.count == 2)
+        #expect(try #require(words.last).startSeconds >= 14)
+        #expect(Self.watermarks(events).contains { abs($0 - 14) < 1e-6 })
+        Self.expectInvariants(events)
+    }
+
+    @Test func aRecordingComesOutWindowByWindowAfterWhatWasPending() throws {
+        let recording = Self.silence(seconds: 0.5) + Self.voiced(seconds: 2) + Self.silence(seconds: 2)
+            + Self.voiced(seconds: 1.5)
+        let events = try Self.events { pipeline, emitted in
+            try pipeline.consume(Self.silence(seconds: 0.5) + Self.voiced(seconds: 1))
+            try pipeline.appendRecording(recording)
+            try pipeline.finish()
+        }
+        let finals = Self.finals(events)
+        #expect(finals.count == 3)
+        #expect(finals[1].startSeconds >= finals[0].endSeconds)
+        #expect(finals[2].words.allSatisfy { $0.startSeconds >= 1.5 + 4 - 0.1 })
+        #expect(Self.watermarks(events).last.map { abs($0 - 7.5) < 1e-6 } == true)
+        Self.expectInvariants(events)
+    }
+}
