@@ -43,25 +43,38 @@ public struct MigrationSuite: Sendable, Hashable, Codable {
     public var cases: [SuiteCase]
     /// The suite folder (set when loaded, not part of the manifest).
     public var folder: URL?
+    /// Whether case ids, audio and golden paths may resolve outside the
+    /// suite folder (`--allow-outside-suite`; not part of the manifest).
+    /// Off by default: a suite from an untrusted source then cannot make the
+    /// tools read or write anywhere else.
+    public var allowsPathsOutsideSuite = false
 
-    private enum CodingKeys: String, CodingKey {
+    private enum CodingKeys: String, CodingKey, CaseIterable {
         case name, locale, addsPunctuation, paths, crossPathMaximumWordErrorRate, cases
     }
 
+    /// The keys a manifest may hold at its top level.
+    static let manifestKeys = CodingKeys.allCases.map(\.rawValue)
+
     /// Creates a suite in memory.
     public init(name: String, folder: URL, locale: String? = nil, paths: [RecognitionPath]? = nil,
-                crossPathMaximumWordErrorRate: Double? = nil, cases: [SuiteCase]) {
+                crossPathMaximumWordErrorRate: Double? = nil, cases: [SuiteCase],
+                allowsPathsOutsideSuite: Bool = false) {
         self.name = name
         self.folder = folder
         self.locale = locale
         self.paths = paths
         self.crossPathMaximumWordErrorRate = crossPathMaximumWordErrorRate
         self.cases = cases
+        self.allowsPathsOutsideSuite = allowsPathsOutsideSuite
     }
 
-    /// Loads `suite.json` from a suite folder (or the manifest file itself).
-    /// - Throws: `MigrationError` (`.invalidSuite`) naming the problem.
-    public init(contentsOf url: URL) throws {
+    /// Loads `suite.json` from a suite folder (or the manifest file itself)
+    /// and checks it: known keys only, bounds in range, unique ids, and
+    /// every path inside the suite unless `allowsPathsOutsideSuite`.
+    /// - Throws: `MigrationError`: `.invalidSuite` naming the line, the key
+    ///   and the fix; `.pathOutsideSuite` naming the key and the path.
+    public init(contentsOf url: URL, allowsPathsOutsideSuite: Bool = false) throws {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) else {
             throw MigrationError(.invalidSuite, "No suite at \(url.path): give a folder holding suite.json.")
@@ -73,13 +86,11 @@ public struct MigrationSuite: Sendable, Hashable, Codable {
         } catch {
             throw MigrationError(.invalidSuite, "The suite manifest \(manifest.path) cannot be read.", underlying: error)
         }
-        do {
-            self = try JSONDecoder().decode(MigrationSuite.self, from: data)
-        } catch {
-            throw MigrationError(.invalidSuite, "The suite manifest \(manifest.path) is malformed: \(error)")
-        }
+        self = try SuiteJSONDecoding.decode(MigrationSuite.self, from: data, file: manifest, code: .invalidSuite,
+                                            hints: Self.keyHints, fix: Self.manifestFix)
         folder = manifest.deletingLastPathComponent()
-        try validate(manifest: manifest)
+        self.allowsPathsOutsideSuite = allowsPathsOutsideSuite
+        try validate(manifest: manifest, data: data)
     }
 
     /// The paths to run, baseline first.
@@ -89,19 +100,5 @@ public struct MigrationSuite: Sendable, Hashable, Codable {
     public func goldenURL(caseID: String, path: RecognitionPath) -> URL {
         (folder ?? URL(fileURLWithPath: ".")).appendingPathComponent("goldens")
             .appendingPathComponent("\(caseID).\(path.rawValue).json")
-    }
-
-    private func validate(manifest: URL) throws {
-        guard !cases.isEmpty else { throw MigrationError(.invalidSuite, "\(manifest.path) lists no cases.") }
-        var seen = Set<String>()
-        for item in cases {
-            guard seen.insert(item.id).inserted else {
-                throw MigrationError(.invalidSuite, "\(manifest.path): case id '\(item.id)' appears twice.")
-            }
-            guard item.reference != nil || item.golden == true || effectivePaths.count > 1 else {
-                throw MigrationError(.invalidSuite, "\(manifest.path): case '\(item.id)' has no expectation: give "
-                                     + "a reference, golden: true, or two paths to compare.")
-            }
-        }
     }
 }
