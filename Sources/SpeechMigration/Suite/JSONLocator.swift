@@ -181,7 +181,9 @@ struct JSONLocator {
                 case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): text.append(escape)
                 default: throw error("unknown escape '\\\(Character(Unicode.Scalar(escape)))' in a string")
                 }
-            case 0x0A: throw error("a string runs past the end of the line (a missing closing quote?)")
+            case 0x0A:
+                position -= 1
+                throw error("a string runs past the end of the line (a missing closing quote?)")
             default: text.append(byte)
             }
         }

@@ -91,7 +91,6 @@ extension MigrationSuite {
 
     /// Runs every check on a manifest just decoded from `data`.
     func validate(manifest: URL, data: Data) throws {
-        try checkKeys(manifest: manifest, data: data)
         guard !cases.isEmpty else {
             throw MigrationError(.invalidSuite, "\(manifest.path): lists no cases. Add at least one case to \"cases\".",
                                  key: "cases")
@@ -121,7 +120,8 @@ extension MigrationSuite {
 
     /// Refuses keys the manifest format does not have: a misspelt bound
     /// would otherwise be ignored and the default used without a word.
-    private func checkKeys(manifest: URL, data: Data) throws {
+    /// Runs before decoding, so a misspelt required key is named as such.
+    static func checkKeys(manifest: URL, data: Data) throws {
         guard let top = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return }
         var unknown: [([JSONLocator.Component], String, [String])] = []
         for key in top.keys.sorted() where !Self.manifestKeys.contains(key) {

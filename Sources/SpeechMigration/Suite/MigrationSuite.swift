@@ -86,6 +86,7 @@ public struct MigrationSuite: Sendable, Hashable, Codable {
         } catch {
             throw MigrationError(.invalidSuite, "The suite manifest \(manifest.path) cannot be read.", underlying: error)
         }
+        try Self.checkKeys(manifest: manifest, data: data)
         self = try SuiteJSONDecoding.decode(MigrationSuite.self, from: data, file: manifest, code: .invalidSuite,
                                             hints: Self.keyHints, fix: Self.manifestFix)
         folder = manifest.deletingLastPathComponent()

@@ -31,7 +31,7 @@ enum SuiteJSONDecoding {
                          hints: [String: String], fix: String) -> MigrationError {
         if let syntax = JSONLocator.syntaxError(in: data) {
             return MigrationError(code, "\(file.path) line \(syntax.line), column \(syntax.column): not valid JSON: "
-                                  + "\(syntax.message). Fix the JSON syntax there.", underlying: error)
+                                  + "\(syntax.message). Fix the JSON syntax there.")
         }
         let path: [JSONLocator.Component]
         let problem: String
@@ -65,7 +65,8 @@ enum SuiteJSONDecoding {
         let hint = lastKey.flatMap { hints[$0] } ?? fix
         let line = JSONLocator.location(of: path, in: data)?.line
         let place = line.map { " line \($0)," } ?? ""
-        return MigrationError(code, "\(file.path)\(place) key \(keyPath): \(problem). \(hint)", underlying: error,
+        // The DecodingError itself is left out: its dump is what this replaces.
+        return MigrationError(code, "\(file.path)\(place) key \(keyPath): \(problem). \(hint)",
                               key: keyPath, value: quotedValue(at: path, in: data))
     }
 

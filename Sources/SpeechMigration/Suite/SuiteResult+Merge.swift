@@ -49,6 +49,10 @@ extension SuiteResult {
                                        + "`speech migrate-test --shard \(info.description)`.")
                 }
                 if let other = sourceOfCase.updateValue(report.source, forKey: item.id) {
+                    guard other != report.source else {
+                        throw inconsistent("Case '\(item.id)' appears twice in \(other): the report was edited or "
+                                           + "damaged; run that shard again.")
+                    }
                     throw inconsistent("Case '\(item.id)' is in both \(other) and \(report.source): the shards "
                                        + "overlap; give each shard's report once.")
                 }
