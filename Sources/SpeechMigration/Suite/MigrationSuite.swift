@@ -28,6 +28,14 @@ import Foundation
 ///   0.05), same event order and error.
 /// - With two or more paths, each path's WER against the first must stay
 ///   within `crossPathMaximumWordErrorRate` (default 0.15; per case too).
+/// - WER bounds must be finite numbers from 0 to 1, and
+///   `timingToleranceSeconds` from 0 to 10; unknown keys are refused (a
+///   misspelt bound would silently fall back to its default).
+/// - Every path must resolve (through symbolic links and `..`) inside the
+///   suite folder: audio paths, and the goldens that case ids name
+///   (`goldens/<id>.<path>.json`); `corpus:` audio inside the corpus root.
+///   ``allowsPathsOutsideSuite`` (`--allow-outside-suite`) lifts this.
+/// - Errors name the file, line and key and say how to fix the value.
 public struct MigrationSuite: Sendable, Hashable, Codable {
     /// The suite's name (JUnit testsuite name).
     public var name: String
