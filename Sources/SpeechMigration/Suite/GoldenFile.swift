@@ -38,6 +38,11 @@ public enum GoldenFile {
             throw MigrationError(.invalidGolden, "The golden \(url.path) is a folder, not a file: remove it and "
                                  + "record the golden with `\(record)`.", value: url.path)
         }
+        // A pipe or device would block the run or never end: only regular files are read.
+        guard SuitePaths.isRegularFile(url.path) else {
+            throw MigrationError(.invalidGolden, "The golden \(url.path) is not a regular file (a pipe or device?): "
+                                 + "remove it and record the golden with `\(record)`.", value: url.path)
+        }
         let data: Data
         do {
             data = try Data(contentsOf: url)

@@ -88,6 +88,11 @@ public struct MigrationSuite: Sendable, Hashable, Codable {
             throw MigrationError(.invalidSuite, "No suite at \(url.path): give a folder holding suite.json.")
         }
         let manifest = isFolder.boolValue ? url.appendingPathComponent("suite.json") : url
+        // A pipe or device would block or never end: only a regular file is read.
+        if FileManager.default.fileExists(atPath: manifest.path), !SuitePaths.isRegularFile(manifest.path) {
+            throw MigrationError(.invalidSuite, "The suite manifest \(manifest.path) is not a regular file (a pipe or "
+                                 + "device?): give a folder holding a suite.json file.")
+        }
         let data: Data
         do {
             data = try Data(contentsOf: manifest)

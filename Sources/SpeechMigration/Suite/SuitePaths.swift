@@ -50,6 +50,13 @@ enum SuitePaths {
         folder == "/" || path == folder || path.hasPrefix(folder + "/")
     }
 
+    /// Whether `path` is, after following links, a regular file (not a
+    /// pipe or device, which would block a read or never end).
+    static func isRegularFile(_ path: String) -> Bool {
+        var status = stat()
+        return stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFREG
+    }
+
     /// The target of the symbolic link at `path`, or nil if it is not one.
     private static func linkTarget(_ path: String) -> String? {
         var status = stat()

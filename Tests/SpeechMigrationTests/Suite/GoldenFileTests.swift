@@ -87,6 +87,16 @@ import Testing
         #expect(message(result, "c5", folder: folder)?.hasPrefix("The golden goldens/c5.legacy.json is a folder, not a file") == true)
     }
 
+    @Test func goldenThatIsAPipeIsRefusedWithoutBlocking() async throws {
+        let (result, folder) = try await run { goldens in
+            let file = goldens.appendingPathComponent("c5.legacy.json")
+            try FileManager.default.removeItem(at: file)
+            #expect(mkfifo(file.path, 0o644) == 0)
+        }
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(message(result, "c5", folder: folder)?.hasPrefix("The golden goldens/c5.legacy.json is not a regular file (a pipe or device?)") == true)
+    }
+
     @Test func goldenReadDirectlyGivesTheInvalidGoldenCode() throws {
         let folder = try SuiteFixtures.folder("{}")
         defer { try? FileManager.default.removeItem(at: folder) }
