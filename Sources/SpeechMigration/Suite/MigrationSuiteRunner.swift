@@ -40,13 +40,13 @@ public struct MigrationSuiteRunner: Sendable {
     /// order. A shard's result records the shard and every case id of the
     /// suite, so that `SuiteResult.merging(_:)` can rebuild the whole run.
     public func run(shard: Shard?) async -> SuiteResult {
-        let sharded = shard.map { $0.count > 1 } ?? false
+        let part = shard.flatMap { $0.count > 1 ? $0 : nil }
         var cases: [SuiteCaseResult] = []
-        for (index, item) in suite.cases.enumerated() where !sharded || shard!.contains(id: item.id) {
+        for (index, item) in suite.cases.enumerated() where part?.contains(id: item.id) ?? true {
             cases.append(await run(item, at: index))
         }
         return SuiteResult(name: suite.name, paths: suite.effectivePaths, cases: cases,
-                           shard: sharded ? SuiteShardInfo(shard: shard!, suiteCaseIDs: suite.cases.map(\.id)) : nil)
+                           shard: part.map { SuiteShardInfo(shard: $0, suiteCaseIDs: suite.cases.map(\.id)) })
     }
 
     /// Records the golden outcome of every `golden: true` case on every
