@@ -19,8 +19,17 @@ public struct MigrationError: Error, CustomStringConvertible, Sendable {
         public static let recognitionFailed = Code("recognitionFailed")
         /// An adapter could not map a value between the faces.
         public static let adapterFailure = Code("adapterFailure")
-        /// A suite manifest or golden file is missing or malformed.
+        /// A suite manifest is missing or malformed, or a value in it is out
+        /// of range (``MigrationError/key`` names it).
         public static let invalidSuite = Code("invalidSuite")
+        /// A golden file is missing, unreadable or not a recorded outcome.
+        public static let invalidGolden = Code("invalidGolden")
+        /// A path a suite names (a case id, an audio path, a golden) resolves
+        /// outside the suite folder and that was not allowed.
+        public static let pathOutsideSuite = Code("pathOutsideSuite")
+        /// Shard reports given to `speech merge` do not fit together
+        /// (different suites, overlapping cases, missing shards).
+        public static let inconsistentReports = Code("inconsistentReports")
         /// A report could not be written.
         public static let outputFailed = Code("outputFailed")
         /// An adapter was used out of order (for example audio after `endAudio()`).
@@ -36,12 +45,20 @@ public struct MigrationError: Error, CustomStringConvertible, Sendable {
     public var message: String
     /// The error that caused this one.
     public var underlying: (any Error)?
+    /// The offending key in a suite or golden file, as a path such as
+    /// `cases[2].audio`, when the error is about one value.
+    public var key: String?
+    /// The offending value as written, when the error is about one value.
+    public var value: String?
 
     /// Creates an error.
-    public init(_ code: Code, _ message: String, underlying: (any Error)? = nil) {
+    public init(_ code: Code, _ message: String, underlying: (any Error)? = nil, key: String? = nil,
+                value: String? = nil) {
         self.code = code
         self.message = message
         self.underlying = underlying
+        self.key = key
+        self.value = value
     }
 
     /// The message, with the underlying error when there is one.

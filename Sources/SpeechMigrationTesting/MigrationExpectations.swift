@@ -16,7 +16,8 @@ import Testing
 /// Each failure is recorded as an issue with the WER, the word diff or the
 /// word whose timing is off.
 public enum MigrationExpectations {
-    /// Records an issue for each way `actual` differs from `expected` beyond the bounds.
+    /// Records an issue for each way `actual` differs from `expected` beyond
+    /// the bounds, and for bounds out of range (a WER bound outside 0...1).
     public static func expectEquivalent(_ actual: RecognitionOutcome, to expected: RecognitionOutcome,
                                         maximumWordErrorRate: Double = 0, timingToleranceSeconds: Double? = nil,
                                         requiresSameEvents: Bool = false, languageTag: String = "en",
@@ -24,7 +25,8 @@ public enum MigrationExpectations {
         let equivalence = OutcomeEquivalence(maximumWordErrorRate: maximumWordErrorRate,
                                              timingToleranceSeconds: timingToleranceSeconds,
                                              requiresSameEvents: requiresSameEvents)
-        for failure in equivalence.failures(expected: expected, actual: actual, languageTag: languageTag) {
+        for failure in GoldenReplay.boundProblems(of: equivalence)
+            + equivalence.failures(expected: expected, actual: actual, languageTag: languageTag) {
             Issue.record(Comment(rawValue: failure), sourceLocation: sourceLocation)
         }
     }

@@ -5,7 +5,8 @@ import XCTest
 /// Asserts that `actual` is equivalent to `expected`: its word error rate
 /// against `expected` at most `maximumWordErrorRate`, matching words within
 /// `timingToleranceSeconds` (when given), the same event order (when
-/// required) and the same error. Each difference is one failure.
+/// required) and the same error. Each difference is one failure, and so is a
+/// bound out of range (a WER bound outside 0...1).
 public func XCTAssertOutcomesEquivalent(_ actual: RecognitionOutcome, _ expected: RecognitionOutcome,
                                         maximumWordErrorRate: Double = 0, timingToleranceSeconds: Double? = nil,
                                         requiresSameEvents: Bool = false, languageTag: String = "en",
@@ -13,7 +14,8 @@ public func XCTAssertOutcomesEquivalent(_ actual: RecognitionOutcome, _ expected
     let equivalence = OutcomeEquivalence(maximumWordErrorRate: maximumWordErrorRate,
                                          timingToleranceSeconds: timingToleranceSeconds,
                                          requiresSameEvents: requiresSameEvents)
-    for failure in equivalence.failures(expected: expected, actual: actual, languageTag: languageTag) {
+    for failure in GoldenReplay.boundProblems(of: equivalence)
+        + equivalence.failures(expected: expected, actual: actual, languageTag: languageTag) {
         XCTFail(failure, file: file, line: line)
     }
 }

@@ -109,3 +109,11 @@ public struct EvaluationManifest: Sendable {
         }
     }
 }
+
+extension EvaluationManifest {
+    /// The entries of the named sets (all when `names` is empty) that belong
+    /// to `shard`, in manifest order; see ``Shard`` for the assignment.
+    public func entries(inSets names: [String], shard: Shard) -> [ManifestEntry] {
+        shard.select(entries(inSets: names), id: \.id)
+    }
+}

@@ -29,40 +29,69 @@ public struct MigrationSuiteRunner: Sendable {
     private var languageTag: String { suite.locale ?? "en-US" }
 
     /// Runs every case, in order. Never throws for a failing case: an
-    /// unreadable file or failed path is a failed check.
+    /// unreadable file, a failed path, a missing or malformed golden, or a
+    /// case that breaks the suite's rules (a bound out of range, a path
+    /// outside the suite) is a failed check of that case, and the run goes on.
     public func run() async -> SuiteResult {
+        await run(shard: nil)
+    }
+
+    /// Runs the cases of `shard` (all cases when nil or `1/1`), in manifest
+    /// order. A shard's result records the shard and every case id of the
+    /// suite, so that `SuiteResult.merging(_:)` can rebuild the whole run.
+    public func run(shard: Shard?) async -> SuiteResult {
+        let part = shard.flatMap { $0.count > 1 ? $0 : nil }
         var cases: [SuiteCaseResult] = []
-        for item in suite.cases {
-            cases.append(await run(item))
+        for (index, item) in suite.cases.enumerated() where part?.contains(id: item.id) ?? true {
+            cases.append(await run(item, at: index))
         }
-        return SuiteResult(name: suite.name, paths: suite.effectivePaths, cases: cases)
+        return SuiteResult(name: suite.name, paths: suite.effectivePaths, cases: cases,
+                           shard: part.map { SuiteShardInfo(shard: $0, suiteCaseIDs: suite.cases.map(\.id)) })
     }
 
     /// Records the golden outcome of every `golden: true` case on every
-    /// path into `goldens/`; returns the files written.
-    /// - Throws: `MigrationError` when audio cannot be read or a file cannot be written.
+    /// path into `goldens/`; returns the files written. Every path is
+    /// checked before anything runs, so a suite with one bad case id or
+    /// audio path writes nothing.
+    /// - Throws: `MigrationError`: `.pathOutsideSuite` or `.invalidSuite` for
+    ///   a case that breaks the rules, `.outputFailed` when a file cannot be
+    ///   written, or the recognition error.
     public func recordGoldens() async throws -> [URL] {
+        for (index, item) in suite.cases.enumerated() where item.golden == true {
+            if let problem = suite.problem(with: item, at: index, manifest: nil, data: nil) { throw problem }
+        }
+        let goldens = try suite.checkedGoldenURLs()
+        var audioByID: [String: URL] = [:]
+        for (index, item) in suite.cases.enumerated() where item.golden == true {
+            audioByID[item.id] = try suite.checkedAudioURL(for: item, at: index)
+        }
         var written: [URL] = []
-        for item in suite.cases where item.golden == true {
-            let audio = item.audioURL(suiteFolder: suite.folder ?? URL(fileURLWithPath: "."))
-            for path in suite.effectivePaths {
-                let outcome = try await recognize(path, audio)
-                let url = suite.goldenURL(caseID: item.id, path: path)
-                do {
-                    try FileManager.default.createDirectory(at: url.deletingLastPathComponent(),
-                                                            withIntermediateDirectories: true)
-                    try outcome.jsonData().write(to: url)
-                } catch {
-                    throw MigrationError(.outputFailed, "The golden \(url.path) cannot be written.", underlying: error)
-                }
-                written.append(url)
+        for (item, path, url) in goldens {
+            let outcome = try await recognize(path, audioByID[item.id]!)
+            do {
+                try FileManager.default.createDirectory(at: url.deletingLastPathComponent(),
+                                                        withIntermediateDirectories: true)
+                try outcome.jsonData().write(to: url)
+            } catch {
+                throw MigrationError(.outputFailed, "The golden \(url.path) cannot be written.", underlying: error)
             }
+            written.append(url)
         }
         return written
     }
 
-    private func run(_ item: SuiteCase) async -> SuiteCaseResult {
-        let audio = item.audioURL(suiteFolder: suite.folder ?? URL(fileURLWithPath: "."))
+    private func run(_ item: SuiteCase, at index: Int) async -> SuiteCaseResult {
+        if let problem = suite.problem(with: item, at: index, manifest: nil, data: nil) {
+            let check = SuiteCheck(name: "suite: case definition", passed: false, message: problem.message)
+            return SuiteCaseResult(id: item.id, audio: item.audio, outcomes: [], checks: [check])
+        }
+        let audio: URL
+        do {
+            audio = try suite.checkedAudioURL(for: item, at: index)
+        } catch {
+            let check = SuiteCheck(name: "suite: audio path", passed: false, message: String(describing: error))
+            return SuiteCaseResult(id: item.id, audio: item.audio, outcomes: [], checks: [check])
+        }
         var outcomes: [RecognitionOutcome] = []
         var checks: [SuiteCheck] = []
         for path in suite.effectivePaths {
@@ -75,7 +104,7 @@ public struct MigrationSuiteRunner: Sendable {
         }
         for outcome in outcomes {
             if let reference = item.reference { checks.append(referenceCheck(outcome, reference, item)) }
-            if item.golden == true { checks.append(goldenCheck(outcome, item)) }
+            if item.golden == true { checks.append(goldenCheck(outcome, item, at: index)) }
         }
         if let baseline = outcomes.first {
             let bound = item.crossPathMaximumWordErrorRate ?? suite.crossPathMaximumWordErrorRate ?? 0.15
@@ -105,12 +134,12 @@ public struct MigrationSuiteRunner: Sendable {
                           passed: passed, message: message)
     }
 
-    private func goldenCheck(_ outcome: RecognitionOutcome, _ item: SuiteCase) -> SuiteCheck {
-        let url = suite.goldenURL(caseID: item.id, path: outcome.path)
+    private func goldenCheck(_ outcome: RecognitionOutcome, _ item: SuiteCase, at index: Int) -> SuiteCheck {
         let name = "\(outcome.path.rawValue): matches golden"
         let golden: RecognitionOutcome
         do {
-            golden = try RecognitionOutcome(contentsOf: url)
+            let url = try suite.checkedGoldenURL(for: item, at: index, path: outcome.path)
+            golden = try GoldenFile.read(url, path: outcome.path, suite: suite.folder)
         } catch {
             return SuiteCheck(name: name, passed: false, message: String(describing: error))
         }

@@ -10,12 +10,17 @@ public struct SuiteResult: Sendable, Hashable, Codable {
     public var paths: [RecognitionPath]
     /// The cases in manifest order.
     public var cases: [SuiteCaseResult]
+    /// Which shard of the suite this result covers, for a run with
+    /// `--shard I/N` (N > 1); nil for a whole run or a merged one, so a merged
+    /// result encodes exactly as a whole run's.
+    public var shard: SuiteShardInfo?
 
     /// Creates a result.
-    public init(name: String, paths: [RecognitionPath], cases: [SuiteCaseResult]) {
+    public init(name: String, paths: [RecognitionPath], cases: [SuiteCaseResult], shard: SuiteShardInfo? = nil) {
         self.name = name
         self.paths = paths
         self.cases = cases
+        self.shard = shard
     }
 
     /// Whether every check of every case passed.
@@ -35,7 +40,8 @@ public struct SuiteResult: Sendable, Hashable, Codable {
     /// A readable summary: one line per case, each failed check with its
     /// reason, and a total line.
     public var summary: String {
-        var lines = ["Suite \(name) (paths: \(paths.map(\.rawValue).joined(separator: ", ")))"]
+        let part = shard.map { " shard \($0.index)/\($0.count)" } ?? ""
+        var lines = ["Suite \(name)\(part) (paths: \(paths.map(\.rawValue).joined(separator: ", ")))"]
         for item in cases {
             lines.append("\(item.passed ? "PASS" : "FAIL") \(item.id)")
             for outcome in item.outcomes {

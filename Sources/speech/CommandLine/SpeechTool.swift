@@ -22,6 +22,7 @@ enum SpeechTool {
                         ("compare", CompareCommand.help.overview),
                         ("migrate-test", MigrateTestCommand.help.overview),
                         ("record-golden", RecordGoldenCommand.help.overview),
+                        ("merge", MergeCommand.help.overview),
                         ("help", "Show help for a subcommand."),
                     ]),
         [
@@ -31,6 +32,7 @@ enum SpeechTool {
             ("compare", .command(CompareCommand.self)),
             ("migrate-test", .command(MigrateTestCommand.self)),
             ("record-golden", .command(RecordGoldenCommand.self)),
+            ("merge", .command(MergeCommand.self)),
             ("assets", .group(AssetsCommand.group, [
                 ("list", .command(AssetsListCommand.self)),
                 ("install", .command(AssetsInstallCommand.self)),

@@ -11,7 +11,7 @@ struct EvalCommand: SpeechCommand {
     static let help = CommandHelp(
         commandName: "eval",
         overview: "Measure word error rate on a manifest of clips with reference transcripts.",
-        usage: "eval <manifest> [--set <name>]... [--hypotheses <out.tsv>] [--score <hyp.tsv> | --stream] [--model <name>] [--beam <N>] [--padding silence|zeros|both] [--format text|json]",
+        usage: "eval <manifest> [--set <name>]... [--hypotheses <out.tsv>] [--score <hyp.tsv> | --stream] [--model <name>] [--beam <N>] [--padding silence|zeros|both] [--shard <I/N>] [--format text|json]",
         arguments: [("<manifest>", "A manifest.tsv (id, set, language, duration_s, path, reference_text;\npaths relative to the manifest).")],
         commandOptions: [
             .repeated("set", "name", help: "Evaluate only this set."),
@@ -26,6 +26,7 @@ struct EvalCommand: SpeechCommand {
             DecodingArguments.paddingOption,
             .flag("diffs", help: "After the table, show a word diff of every clip with errors."),
             .value("format", "format", help: "Output: text or json (default: text)."),
+            ShardOption.option,
         ],
         discussion: """
         Diffs mark deleted reference words [-like this-] and inserted ones {+like this+}.
@@ -57,6 +58,7 @@ struct EvalCommand: SpeechCommand {
     var stream: Bool
     /// The Apple face to transcribe through; nil for the batch path.
     var face: FaceTranscription?
+    var shard: Shard?
 
     init(arguments: ParsedArguments) throws(UsageError) {
         guard arguments.positionals.count <= 1 else {
@@ -74,6 +76,7 @@ struct EvalCommand: SpeechCommand {
         stream = arguments.flag("stream")
         face = try arguments.choice("face", from: ["batch"] + FaceTranscription.allCases.map(\.rawValue))
             .flatMap(FaceTranscription.init(rawValue:))
+        shard = try ShardOption.shard(from: arguments)
     }
 
     func validate() throws(UsageError) {
@@ -95,7 +98,7 @@ struct EvalCommand: SpeechCommand {
         guard unknown.isEmpty else {
             throw UsageError("Unknown set '\(unknown[0])'; the manifest has: \(manifest.setNames.joined(separator: ", ")).")
         }
-        let entries = manifest.entries(inSets: sets)
+        let entries = manifest.entries(inSets: sets, shard: shard ?? .whole)
         if stream { return try await runStreaming(entries, console: console) }
         let clips: [EvaluatedClip]
         var modelLoadSeconds: Double?

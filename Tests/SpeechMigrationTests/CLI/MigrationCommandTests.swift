@@ -10,7 +10,7 @@ import TestSupport
 
     @Test("help for each command; usage errors exit 64 with the usage line")
     func helpAndUsage() throws {
-        for command in ["compare", "migrate-test", "record-golden"] {
+        for command in ["compare", "migrate-test", "record-golden", "merge"] {
             let help = try speech.run(["help", command])
             #expect(help.status == 0)
             #expect(help.output.contains("USAGE:") && help.output.contains(command))
@@ -20,6 +20,23 @@ import TestSupport
         }
         let badPath = try speech.run(["compare", "x.wav", "--paths", "legacy,old"])
         #expect(badPath.status == 64 && badPath.error.contains("Unknown recognition path 'old'"))
+    }
+
+    @Test("record-golden on a suite whose case id climbs out of it exits 1 and writes nothing")
+    func recordGoldenRefusesAnEscapingCaseID() throws {
+        let parent = try Fixtures.temporaryDirectory("escape")
+        defer { try? FileManager.default.removeItem(at: parent) }
+        let folder = parent.appendingPathComponent("suite")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try #"{"name": "untrusted", "paths": ["legacy"], "cases": [{"id": "../../pwned", "audio": "a.wav", "golden": true}]}"#
+            .write(to: folder.appendingPathComponent("suite.json"), atomically: true, encoding: .utf8)
+        for command in ["record-golden", "migrate-test"] {
+            let run = try speech.run([command, folder.path])
+            #expect(run.status == 1, "\(command): \(run.error)")
+            #expect(run.error.hasPrefix(#"Error: Suite untrusted, key cases[0].id: the case id "../../pwned" names the golden"#))
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: parent.path) == ["suite"])
+        #expect(!FileManager.default.fileExists(atPath: parent.deletingLastPathComponent().appendingPathComponent("pwned.legacy.json").path))
     }
 
     @Test("a missing suite is a clear runtime error (exit 1)")

@@ -99,7 +99,7 @@ import Testing
         for (json, fragment) in [("{\"name\": \"x\", \"cases\": []}", "lists no cases"),
                                  ("{\"name\": \"x\", \"paths\": [\"legacy\"], \"cases\": [{\"id\": \"a\", \"audio\": \"a.wav\"}]}",
                                   "has no expectation"),
-                                 ("{\"name\": 3}", "malformed")] {
+                                 ("{\"name\": 3}", "key name: expected a string in double quotes, found a number")] {
             let error = try #require(throws: MigrationError.self) { _ = try makeSuite(json) }
             #expect(error.code == .invalidSuite && error.message.contains(fragment), "\(error)")
         }
