@@ -20,6 +20,12 @@ for run in 1 2 3; do
     $speech eval $corpus/manifest.tsv --score $out/faster-whisper-$run.tsv > $out/faster-whisper-wer-$run.txt
 done
 
+# The faces on the same clips, written as apps write them: the legacy URL
+# request and the modern analyzer over an AVAudioFile, beside the batch run above.
+for face in legacy modern; do
+    $speech eval $corpus/manifest.tsv --face $face --hypotheses $out/face-$face.tsv > $out/face-$face-wer.txt
+done
+
 # Speed: a 2-minute English recording, alternating engines, min of 3 each.
 sox $(ls $corpus/audio/librispeech-dev-clean/*.wav $corpus/audio/ljspeech/*.wav) $out/long-en.wav
 python3 Benchmarks/faster_whisper/speed_compare.py $out/long-en.wav --speech $speech --beam 1 --beam 5 --rounds 3 \

@@ -210,8 +210,10 @@ struct StreamingPipeline {
     /// Decodes `samples` — audio that is all there, such as a file — as
     /// `Transcriber` decodes a file (the options' own padding, beam and
     /// fallback), after committing what is pending. Each decoded window
-    /// comes out as a `.final` at once; stream time advances by the
-    /// recording's length.
+    /// comes out as a `.final` at once — announced by a `.volatile` of the
+    /// same text when volatile results are on, so clients that show volatile
+    /// text see the file's progress the way live audio shows it; stream
+    /// time advances by the recording's length.
     mutating func appendRecording(_ samples: [Float]) throws {
         try flushUnblocked()
         detectorEvents(detector.finish())
@@ -225,10 +227,12 @@ struct StreamingPipeline {
         var rangeStart = max(committedEndSeconds, offset)
         var tail = committedTail
         let emit = self.emit
+        let reportsVolatile = options.reportsVolatileResults
         let transcript = try accurate(samples, conditioned(options.transcription), nil) { window in
             let through = offset + window.throughSeconds
             if let hypothesis = Self.hypothesis(of: window.segments, offset: offset, from: rangeStart, to: through,
                                                 alternatives: window.alternatives) {
+                if reportsVolatile { emit(.volatile(hypothesis)) }
                 emit(.final(hypothesis))
                 tail = Self.appending(hypothesis.text, to: tail)
             }
