@@ -1,0 +1,460 @@
+#!/usr/bin/env python3
+"""Reference values for the SpeechEngine decoding-core unit tests.
+
+Ports, in plain Python and numpy, the openai/whisper functions that the
+engine's Decoding/ folder follows (openai-whisper 20250625 line numbers):
+
+    logit rules      whisper/decoding.py  SuppressBlank (423-430), SuppressTokens (433-438),
+                                          ApplyTimestampRules (441-505)
+    beam search      whisper/decoding.py  BeamSearchDecoder.update (323-382), finalize (384-404)
+    ranking          whisper/decoding.py  MaximumLikelihoodRanker.rank (199-213)
+    segments         whisper/transcribe.py the `consecutive` block (339-399)
+    DTW              whisper/timing.py    dtw_cpu (82-105), backtrace (58-79)
+    median filter    whisper/timing.py    median_filter (19-55), reflect padding
+    compression      whisper/utils.py     compression_ratio (45-47)
+
+Each function here is written from the reference's definition, not copied;
+each carries a `ref:` comment naming the lines it follows. Only numpy and the
+standard library are needed (no torch, no numba).
+
+Usage (from the package root):
+    python3 Scripts/reference/decoding_reference.py > \
+        Tests/SpeechEngineTests/Decoding/Fixtures/DecodingReference.swift
+
+The output is a Swift file holding the JSON in a raw string literal, so the
+test target needs no resource declarations.
+"""
+import json
+import math
+import sys
+import zlib
+
+import numpy as np
+
+# Multilingual special ids (whisper/tokenizer.py; SpecialTokens.swift).
+EOT = 50257
+SOT = 50258
+TRANSCRIBE = 50359
+NO_TIMESTAMPS = 50363
+TIMESTAMP_BEGIN = 50364
+VOCAB = 51865
+SPACE = 220  # tokenizer.encode(" ")
+NEG_INF = -math.inf
+
+
+# MARK: - Logit rules
+
+def suppress_blank(logits, tokens, sample_begin, suppressed):
+    # ref: decoding.py 428-430 — only at the first sampled position
+    if len(tokens) == sample_begin:
+        logits[suppressed] = NEG_INF
+
+
+def suppress_tokens(logits, tokens, sample_begin, suppressed):
+    # ref: decoding.py 437-438
+    logits[suppressed] = NEG_INF
+
+
+def log_sum_exp(values):
+    finite = values[np.isfinite(values)]
+    if finite.size == 0:
+        return NEG_INF
+    top = finite.max()
+    return float(top + np.log(np.exp(finite.astype(np.float64) - top).sum()))
+
+
+def apply_timestamp_rules(logits, tokens, sample_begin, max_initial_timestamp_index=50):
+    # ref: decoding.py 454-455 — <|notimestamps|> is never sampled here
+    logits[NO_TIMESTAMPS] = NEG_INF
+    # ref: decoding.py 459-472 — timestamps pair up, except right before EOT
+    seq = list(tokens[sample_begin:])
+    last_was_timestamp = len(seq) >= 1 and seq[-1] >= TIMESTAMP_BEGIN
+    penultimate_was_timestamp = len(seq) < 2 or seq[-2] >= TIMESTAMP_BEGIN
+    if last_was_timestamp:
+        if penultimate_was_timestamp:
+            logits[TIMESTAMP_BEGIN:] = NEG_INF
+        else:
+            logits[:EOT] = NEG_INF
+    # ref: decoding.py 474-484 — timestamps never decrease; a closed segment has nonzero length
+    timestamps = [t for t in seq if t >= TIMESTAMP_BEGIN]
+    if timestamps:
+        floor = timestamps[-1] if (last_was_timestamp and not penultimate_was_timestamp) else timestamps[-1] + 1
+        logits[TIMESTAMP_BEGIN:floor] = NEG_INF
+    # ref: decoding.py 486-495 — the window opens with a timestamp no later than the maximum
+    if len(tokens) == sample_begin:
+        logits[:TIMESTAMP_BEGIN] = NEG_INF
+        if max_initial_timestamp_index is not None:
+            logits[TIMESTAMP_BEGIN + max_initial_timestamp_index + 1:] = NEG_INF
+    # ref: decoding.py 497-505 — compared on log-softmax values
+    normaliser = log_sum_exp(logits)
+    timestamp_logprob = log_sum_exp(logits[TIMESTAMP_BEGIN:]) - normaliser
+    max_text_logprob = float(logits[:TIMESTAMP_BEGIN].max()) - normaliser
+    if timestamp_logprob > max_text_logprob:
+        logits[:TIMESTAMP_BEGIN] = NEG_INF
+
+
+def finite_ranges(logits):
+    """The [start, end) runs of entries that are not -inf."""
+    runs, start = [], None
+    for i, finite in enumerate(np.isfinite(logits)):
+        if finite and start is None:
+            start = i
+        elif not finite and start is not None:
+            runs.append([start, i])
+            start = None
+    if start is not None:
+        runs.append([start, len(logits)])
+    return runs
+
+
+LOGIT_FILL = -20.0
+PROMPT = [SOT, 50259, TRANSCRIBE]
+
+
+def ts(index):
+    return TIMESTAMP_BEGIN + index
+
+
+def logit_case(name, filters, sampled, overrides, max_initial=50):
+    logits = np.full(VOCAB, LOGIT_FILL, dtype=np.float32)
+    for token, value in overrides:
+        logits[token] = value
+    tokens = PROMPT + sampled
+    for kind in filters:
+        if kind == "suppressBlank":
+            suppress_blank(logits, tokens, len(PROMPT), [SPACE, EOT])
+        elif kind == "suppressTokens":
+            suppress_tokens(logits, tokens, len(PROMPT), SUPPRESSED)
+        elif kind == "timestampRules":
+            apply_timestamp_rules(logits, tokens, len(PROMPT), max_initial)
+    return {"name": name, "filters": filters, "fill": LOGIT_FILL, "overrides": [[t, v] for t, v in overrides],
+            "prompt": PROMPT, "sampled": sampled, "maxInitialTimestampIndex": max_initial,
+            "blankTokens": [SPACE, EOT], "suppressedTokens": SUPPRESSED,
+            "finiteRanges": finite_ranges(logits)}
+
+
+SUPPRESSED = [1, 2, 7, 8, 50358, 50359, 50360, 50361, 50362]
+
+
+def logit_cases():
+    text = [(100, 4.0), (SPACE, 6.0), (EOT, 1.0)]
+    return [
+        logit_case("blank and EOT suppressed at the first sampled position", ["suppressBlank"], [], text),
+        logit_case("blank allowed after the first sampled position", ["suppressBlank"], [ts(0)], text),
+        logit_case("listed tokens suppressed everywhere", ["suppressTokens"], [ts(0), 100], text),
+        logit_case("window opens with a timestamp no later than 1.00 s", ["timestampRules"], [],
+                   text + [(ts(3), 2.0), (ts(50), 1.0), (ts(51), 9.0)]),
+        logit_case("max initial timestamp index 10", ["timestampRules"], [], text + [(ts(3), 2.0)], max_initial=10),
+        logit_case("after one opening timestamp: text, no timestamp", ["timestampRules"], [ts(10)],
+                   text + [(ts(12), 3.0)]),
+        logit_case("inside a segment: timestamps after the opening one only", ["timestampRules"],
+                   [ts(10), 500, 600], text),
+        logit_case("after a closing timestamp: a timestamp (same or later) or EOT", ["timestampRules"],
+                   [ts(10), 500, ts(20)], text + [(ts(25), 1.0)]),
+        logit_case("after a timestamp pair: text only, later timestamps only", ["timestampRules"],
+                   [ts(10), 500, ts(20), ts(20)], text + [(ts(30), 2.0)]),
+        logit_case("timestamp mass above the best text token suppresses text", ["timestampRules"],
+                   [ts(0), 500], [(700, 3.0)] + [(ts(30 + k), 1.5) for k in range(10)]),
+        logit_case("timestamp mass below the best text token keeps text", ["timestampRules"],
+                   [ts(0), 500], [(700, 3.0)] + [(ts(30 + k), 0.5) for k in range(10)]),
+        logit_case("the whole chain at the window start", ["suppressBlank", "suppressTokens", "timestampRules"],
+                   [], text + [(ts(1), 0.5)]),
+        logit_case("the whole chain mid-segment", ["suppressBlank", "suppressTokens", "timestampRules"],
+                   [ts(1), 100, 101], text + [(7, 9.0), (ts(40), 2.0)]),
+    ]
+
+
+# MARK: - Beam search
+
+def top_k(row, k):
+    order = sorted(range(len(row)), key=lambda i: -row[i])
+    return [(row[i], i) for i in order[:k]]
+
+
+class BeamSearchReference:
+    """ref: decoding.py 301-404, one audio, patience 1."""
+
+    def __init__(self, beam_size, eot):
+        self.beam_size, self.eot = beam_size, eot
+        self.finished = {}
+
+    def update(self, sequences, logprobs, sums):
+        scores, sources = {}, {}
+        # ref: decoding.py 339-346 — beam_size + 1 candidates per beam
+        for j, prefix in enumerate(sequences):
+            for logprob, token in top_k(logprobs[j], self.beam_size + 1):
+                sequence = tuple(prefix + [token])
+                scores[sequence] = sums[j] + logprob
+                sources[sequence] = j
+        # ref: decoding.py 349-360 — best first; finished ones set aside
+        next_tokens, next_sources, next_sums, newly = [], [], [], {}
+        for sequence in sorted(scores, key=scores.get, reverse=True):
+            if sequence[-1] == self.eot:
+                newly[sequence] = scores[sequence]
+            else:
+                next_tokens.append(list(sequence))
+                next_sources.append(sources[sequence])
+                next_sums.append(scores[sequence])
+                if len(next_tokens) == self.beam_size:
+                    break
+        # ref: decoding.py 369-375 — keep at most beam_size finished
+        for sequence in sorted(newly, key=newly.get, reverse=True):
+            if len(self.finished) >= self.beam_size:
+                break
+            self.finished[sequence] = newly[sequence]
+        complete = len(self.finished) >= self.beam_size
+        return next_tokens, next_sources, next_sums, complete
+
+    def finalize(self, sequences, sums):
+        # ref: decoding.py 387-395 — top up with the best unfinished beams
+        result = dict(self.finished)
+        if len(result) < self.beam_size:
+            for j in list(np.argsort(sums, kind="stable"))[::-1]:
+                result[tuple(sequences[j] + [self.eot])] = sums[j]
+                if len(result) >= self.beam_size:
+                    break
+        return [(list(k), v) for k, v in result.items()]
+
+
+def rank(finalists, sample_begin, eot, length_penalty):
+    """ref: decoding.py 199-213 and 748-757 (lengths without the prompt and EOT)."""
+    scored = []
+    for tokens, total in finalists:
+        sampled = tokens[sample_begin:]
+        if eot in sampled:
+            sampled = sampled[:sampled.index(eot)]
+        length = len(sampled)
+        penalty = length if length_penalty is None else ((5 + length) / 6) ** length_penalty
+        scored.append({"tokens": sampled, "sumLogProbability": total, "score": total / penalty})
+    best = int(np.argmax([s["score"] for s in scored]))
+    return scored, best
+
+
+def beam_case(name, seed, beam_size, vocabulary, steps, eot_drift):
+    rng = np.random.default_rng(seed)
+    eot = vocabulary - 1
+    prompt = [vocabulary + 3]
+    search = BeamSearchReference(beam_size, eot)
+    sequences = [list(prompt) for _ in range(beam_size)]
+    sums = [0.0] * beam_size
+    record = []
+    for step in range(steps):
+        logits = rng.normal(0, 1.5, size=(beam_size, vocabulary))
+        if step == 0:
+            logits[1:] = logits[0]  # every beam starts from the same prompt
+            # An empty transcript has length 0, which the reference ranker divides by.
+            logits[:, eot] = -30.0
+        logits[:, eot] += eot_drift * step
+        logprobs = logits - np.log(np.exp(logits).sum(axis=1, keepdims=True))
+        # Stored to 5 decimals and read back as float32 on both sides.
+        logprobs = np.round(logprobs, 5).astype(np.float32).astype(np.float64)
+        next_tokens, sources, next_sums, complete = search.update(sequences, logprobs.tolist(), sums)
+        record.append({"logProbabilities": [round(float(v), 5) for v in logprobs.flatten()],
+                       "next": next_tokens, "sources": sources, "nextSums": next_sums,
+                       "finished": sorted([[list(k), v] for k, v in search.finished.items()]),
+                       "complete": complete})
+        if complete or not next_tokens:
+            break
+        sequences, sums = next_tokens, next_sums
+    finalists = search.finalize(sequences, sums)
+    rankings = {}
+    for key, penalty in (("none", None), ("1.0", 1.0), ("0.6", 0.6)):
+        scored, best = rank(finalists, len(prompt), eot, penalty)
+        rankings[key] = {"scored": scored, "best": best}
+    return {"name": name, "beamSize": beam_size, "vocabulary": vocabulary, "endOfText": eot, "prompt": prompt,
+            "steps": record, "finalists": [[t, v] for t, v in finalists], "rankings": rankings}
+
+
+def beam_cases():
+    return [
+        beam_case("two beams finish before the step limit", seed=1, beam_size=2, vocabulary=6, steps=8, eot_drift=0.3),
+        beam_case("three beams, limit reached with beams unfinished", seed=11, beam_size=3, vocabulary=7, steps=3,
+                  eot_drift=0.4),
+        beam_case("five beams over a larger vocabulary", seed=5, beam_size=5, vocabulary=12, steps=10, eot_drift=0.7),
+    ]
+
+
+# MARK: - Segments
+
+def split_segments(tokens, window_frames):
+    """ref: transcribe.py 339-399, time_offset 0, seek counted in mel frames (input_stride 2)."""
+    is_ts = [t >= TIMESTAMP_BEGIN for t in tokens]
+    single_timestamp_ending = is_ts[-2:] == [False, True]
+    consecutive = [i + 1 for i in range(len(tokens) - 1) if is_ts[i] and is_ts[i + 1]]
+    pieces = []
+    if consecutive:
+        slices = list(consecutive)
+        if single_timestamp_ending:
+            slices.append(len(tokens))
+        last = 0
+        for current in slices:
+            piece = tokens[last:current]
+            pieces.append({"start": (piece[0] - TIMESTAMP_BEGIN) * 0.02, "end": (piece[-1] - TIMESTAMP_BEGIN) * 0.02,
+                           "tokens": piece})
+            last = current
+        if single_timestamp_ending:
+            seek = window_frames
+        else:
+            seek = (tokens[last - 1] - TIMESTAMP_BEGIN) * 2
+    else:
+        duration = window_frames / 100
+        stamps = [t for t in tokens if t >= TIMESTAMP_BEGIN]
+        if stamps and stamps[-1] != TIMESTAMP_BEGIN:
+            duration = (stamps[-1] - TIMESTAMP_BEGIN) * 0.02
+        pieces.append({"start": 0.0, "end": duration, "tokens": tokens})
+        seek = window_frames
+    return {"pieces": pieces, "seekFrames": seek}
+
+
+def segment_cases():
+    cases = [
+        ("two closed segments, then a single timestamp ending", [ts(0), 400, 401, ts(150), ts(150), 402, ts(420), ts(420), 403, 404, ts(900)], 3000),
+        ("closed segments, then an unfinished one: seek to the last pair", [ts(0), 400, ts(100), ts(110), 401, 402, ts(300), ts(305), 403, 404], 3000),
+        ("one closed segment ending on a pair at the end", [ts(5), 400, 401, ts(250), ts(250)], 2000),
+        ("no pair, one closing timestamp: duration from it", [ts(0), 400, 401, 402, ts(212)], 3000),
+        ("no pair, only <|0.00|>: the window's duration", [ts(0), 400, 401], 1234),
+        ("no timestamps at all", [400, 401, 402], 2500),
+    ]
+    return [{"name": n, "tokens": t, "windowFrames": f, **split_segments(t, f)} for n, t, f in cases]
+
+
+# MARK: - DTW and median filter
+
+def dtw(cost):
+    """ref: timing.py 82-105 (dtw_cpu), in float32 like the reference."""
+    n, m = cost.shape
+    total = np.full((n + 1, m + 1), np.inf, dtype=np.float32)
+    trace = -np.ones((n + 1, m + 1), dtype=np.float32)
+    total[0, 0] = 0
+    for j in range(1, m + 1):
+        for i in range(1, n + 1):
+            c0, c1, c2 = total[i - 1, j - 1], total[i - 1, j], total[i, j - 1]
+            if c0 < c1 and c0 < c2:
+                c, t = c0, 0
+            elif c1 < c0 and c1 < c2:
+                c, t = c1, 1
+            else:
+                c, t = c2, 2
+            total[i, j] = cost[i - 1, j - 1] + c
+            trace[i, j] = t
+    return backtrace(trace)
+
+
+def backtrace(trace):
+    """ref: timing.py 58-79."""
+    i, j = trace.shape[0] - 1, trace.shape[1] - 1
+    trace[0, :] = 2
+    trace[:, 0] = 1
+    path = []
+    while i > 0 or j > 0:
+        path.append([i - 1, j - 1])
+        if trace[i, j] == 0:
+            i, j = i - 1, j - 1
+        elif trace[i, j] == 1:
+            i -= 1
+        else:
+            j -= 1
+    return path[::-1]
+
+
+def median_filter(values, width):
+    """ref: timing.py 19-55 — reflect padding, median of each window."""
+    pad = width // 2
+    values = np.asarray(values, dtype=np.float32)
+    if values.shape[-1] <= pad:
+        return values
+    padded = np.pad(values, (pad, pad), mode="reflect")
+    return np.array([np.sort(padded[i:i + width])[pad] for i in range(len(values))], dtype=np.float32)
+
+
+def dtw_cases():
+    # A cost matrix whose cheap cells trace a staircase: rows 0..3 over 8 columns.
+    staircase = np.full((4, 8), 1.0, dtype=np.float32)
+    for r, cols in enumerate([(0, 1), (2, 3, 4), (5,), (6, 7)]):
+        for c in cols:
+            staircase[r, c] = -1.0
+    rng = np.random.default_rng(5)
+    noisy = np.round(rng.normal(0, 1, size=(5, 9)), 4).astype(np.float32)
+    tall = np.round(rng.normal(0, 1, size=(6, 3)), 4).astype(np.float32)
+    cases = []
+    for name, cost in (("staircase of cheap cells", staircase), ("random 5 x 9", noisy), ("more rows than columns", tall)):
+        cases.append({"name": name, "rows": int(cost.shape[0]), "columns": int(cost.shape[1]),
+                      "cost": [float(v) for v in cost.flatten()], "path": dtw(cost)})
+    return cases
+
+
+def median_cases():
+    rng = np.random.default_rng(9)
+    long = np.round(rng.normal(0, 1, size=16), 4).astype(np.float32)
+    spikes = np.array([0, 0, 9, 0, 0, 0, -9, 0, 0, 5, 5, 5, 0, 0], dtype=np.float32)
+    four = np.array([3, -1, 2, 7], dtype=np.float32)
+    three = np.array([3, -1, 2], dtype=np.float32)
+    return [{"name": n, "width": 7, "values": [float(v) for v in x], "filtered": [float(v) for v in median_filter(x, 7)]}
+            for n, x in (("random 16", long), ("isolated spikes vanish", spikes),
+                         ("4 values: reflect padding as wide as allowed", four),
+                         ("3 values: shorter than the padding, unchanged", three))]
+
+
+# MARK: - Compression ratio
+
+def compression_cases():
+    texts = [
+        "",
+        "And so my fellow Americans, ask not what your country can do for you, ask what you can do for your country.",
+        "the the the the the the the the the the the the the the the the the the the the the the the the",
+        "Je pense, donc je suis. Ich denke, also bin ich. 我思故我在。",
+        "a",
+    ]
+    # ref: utils.py 45-47 — zlib.compress at its default level
+    return [{"text": t, "ratio": (len(t.encode()) / len(zlib.compress(t.encode()))) if t else 0.0} for t in texts]
+
+
+def main():
+    fixture = {
+        "generator": "Scripts/reference/decoding_reference.py",
+        "logitRules": logit_cases(),
+        "beamSearch": beam_cases(),
+        "segments": segment_cases(),
+        "dtw": dtw_cases(),
+        "medianFilter": median_cases(),
+        "compressionRatio": compression_cases(),
+    }
+    text = json.dumps(fixture, separators=(", ", ": "), ensure_ascii=False)
+    sys.stdout.write(SWIFT_TEMPLATE.format(json=wrap_json(text)))
+
+
+def wrap_json(text, width=110):
+    """Breaks compact JSON after commas outside strings (textwrap would split strings)."""
+    lines, line, in_string, escaped = [], [], False, False
+    for i, ch in enumerate(text):
+        line.append(ch)
+        if in_string:
+            escaped = (ch == "\\") and not escaped
+            if ch == '"' and not escaped:
+                in_string = False
+            continue
+        if ch == '"':
+            in_string = True
+        elif ch == "," and len(line) >= width - 12 and text[i + 1:i + 2] == " ":
+            lines.append("".join(line))
+            line = []
+    lines.append("".join(line))
+    return "\n".join(l.lstrip(" ") for l in lines)
+
+
+SWIFT_TEMPLATE = """// Generated by Scripts/reference/decoding_reference.py: do not edit by hand.
+// openai/whisper's logit rules, beam search and ranking, segment splitting, DTW,
+// median filter and compression ratio, ported to numpy, on small inputs.
+
+/// Reference values for the Decoding/ unit tests.
+enum DecodingReference {{
+    /// The reference as JSON (see the generator for the keys).
+    static let json = #\"\"\"
+{json}
+\"\"\"#
+}}
+"""
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,27 @@
+import Testing
+@testable import SpeechEngine
+
+/// Window splitting against Scripts/reference/decoding_reference.py's port of
+/// whisper/transcribe.py's `consecutive` timestamp block.
+@Suite struct SegmentBuilderTests {
+    static let builder = SegmentBuilder(special: SpecialTokens(isMultilingual: true))
+
+    @Test("pieces, times and seek match the reference", arguments: DecodingReferenceData.shared.segments)
+    func matchesReference(_ reference: DecodingReferenceData.SegmentCase) {
+        let result = Self.builder.split(reference.tokens, windowFrames: reference.windowFrames)
+        #expect(result.seekFrames == reference.seekFrames)
+        #expect(result.pieces.map(\.tokens) == reference.pieces.map(\.tokens))
+        for (ours, theirs) in zip(result.pieces, reference.pieces) {
+            #expect(abs(ours.start - theirs.start) < 1e-9 && abs(ours.end - theirs.end) < 1e-9,
+                    "piece \(ours.tokens): \(ours.start)-\(ours.end) vs \(theirs.start)-\(theirs.end)")
+        }
+    }
+
+    /// Seeking is counted in mel frames: two per timestamp step (20 ms).
+    @Test func unfinishedSegmentSeeksToItsOpeningTimestampInMelFrames() {
+        let tsBegin = Self.builder.special.timestampBegin
+        let result = Self.builder.split([tsBegin, 400, tsBegin + 75, tsBegin + 75, 401], windowFrames: 3000)
+        #expect(result.pieces.count == 1)
+        #expect(result.seekFrames == 150)
+    }
+}
