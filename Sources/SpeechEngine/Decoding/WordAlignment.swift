@@ -113,7 +113,7 @@ struct WordAlignment {
 
     /// Mean over heads of the standardised, median-filtered attention weights.
     /// - Shape: returns `[rows.count, usedPositions]`.
-    private func alignmentMatrix(_ scores: [[Float]], rows: [Int], tokenCount: Int, totalPositions: Int,
+    func alignmentMatrix(_ scores: [[Float]], rows: [Int], tokenCount: Int, totalPositions: Int,
                                  usedPositions: Int) -> [Float] {
         var matrix = [Float](repeating: 0, count: rows.count * usedPositions)
         let valid = scores.filter { $0.count == tokenCount * totalPositions }

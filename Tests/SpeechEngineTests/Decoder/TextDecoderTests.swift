@@ -1,0 +1,85 @@
+import Testing
+@testable import SpeechEngine
+
+/// The decoder forward pass on the tiny checkpoint against
+/// Scripts/reference/tiny_model_reference.py's port of whisper/model.py.
+@Suite struct TextDecoderTests {
+    /// Float32 BLAS against float64 numpy on logits of magnitude ~10.
+    static let logitTolerance = 2e-4
+
+    func decodeAll(_ model: WhisperModel, _ tokens: [Int]) -> [Float] {
+        var cache = model.decoder.makeSelfAttentionCache(sequenceCount: 1)
+        var capture: TextDecoder.AlignmentCapture?
+        return model.decoder.decode([tokens], cache: &cache, cross: TinyWhisper.cross(model),
+                                    logitPositions: Array(tokens.indices), capture: &capture)
+    }
+
+    @Test func logitsMatchTheReferenceAtEveryPosition() throws {
+        let model = try TinyWhisper.model()
+        let reference = TinyModelReferenceData.shared.decoder
+        let vocabulary = model.dimensions.vocabularySize
+        let logits = decodeAll(model, reference.tokens)
+        #expect(logits.count == reference.tokens.count * vocabulary)
+        var worst = 0.0
+        for position in reference.tokens.indices {
+            let row = Array(logits[(position * vocabulary)..<((position + 1) * vocabulary)])
+            for (k, id) in reference.ids.enumerated() {
+                worst = max(worst, abs(Double(row[id]) - reference.logits[position][k]))
+            }
+            let logSumExp = row.withUnsafeBufferPointer { VectorMath.logSumExp($0.baseAddress!, count: vocabulary) }
+            #expect(abs(Double(logSumExp) - reference.logSumExp[position]) < Self.logitTolerance, "position \(position)")
+            #expect(DecodingLoop.argmax(row, from: 0, count: vocabulary) == reference.argmax[position], "position \(position)")
+        }
+        #expect(worst < Self.logitTolerance, "largest logit difference from the reference: \(worst)")
+    }
+
+    /// Decoding token by token over the cache gives what one pass over the whole sequence gives.
+    @Test func incrementalDecodingMatchesOnePass() throws {
+        let model = try TinyWhisper.model()
+        let tokens = TinyModelReferenceData.shared.decoder.tokens
+        let vocabulary = model.dimensions.vocabularySize
+        let whole = decodeAll(model, tokens)
+        var cache = model.decoder.makeSelfAttentionCache(sequenceCount: 1)
+        var capture: TextDecoder.AlignmentCapture?
+        let cross = TinyWhisper.cross(model)
+        var last = model.decoder.decode([Array(tokens.prefix(2))], cache: &cache, cross: cross, logitPositions: nil,
+                                        capture: &capture)
+        for token in tokens.dropFirst(2) {
+            last = model.decoder.decode([[token]], cache: &cache, cross: cross, logitPositions: nil, capture: &capture)
+        }
+        #expect(cache.length == tokens.count)
+        let expected = whole[((tokens.count - 1) * vocabulary)...]
+        let worst = zip(last, expected).map { abs($0 - $1) }.max() ?? 0
+        #expect(worst < 1e-4, "largest difference: \(worst)")
+    }
+
+    /// Beams decoded together over a fanned-out cache match each decoded alone.
+    @Test func batchedSequencesMatchSeparateOnes() throws {
+        let model = try TinyWhisper.model()
+        let vocabulary = model.dimensions.vocabularySize
+        let cross = TinyWhisper.cross(model)
+        let prompt = [TinyWhisper.special.startOfTranscript, TinyWhisper.special.noTimestamps]
+        var capture: TextDecoder.AlignmentCapture?
+        var cache = model.decoder.makeSelfAttentionCache(sequenceCount: 1)
+        _ = model.decoder.decode([prompt], cache: &cache, cross: cross, logitPositions: nil, capture: &capture)
+        cache.reorder([0, 0])
+        let batched = model.decoder.decode([[300], [257]], cache: &cache, cross: cross, logitPositions: nil, capture: &capture)
+        for (index, token) in [300, 257].enumerated() {
+            let alone = decodeAll(model, prompt + [token]).suffix(vocabulary)
+            let row = batched[(index * vocabulary)..<((index + 1) * vocabulary)]
+            let worst = zip(row, alone).map { abs($0 - $1) }.max() ?? 0
+            #expect(worst < 1e-4, "sequence \(index): largest difference \(worst)")
+        }
+    }
+
+    @Test func alignmentCaptureHoldsOneScoreMatrixPerHead() throws {
+        let model = try TinyWhisper.model()
+        let tokens = TinyModelReferenceData.shared.decoder.tokens
+        var cache = model.decoder.makeSelfAttentionCache(sequenceCount: 1)
+        var capture: TextDecoder.AlignmentCapture? = TextDecoder.AlignmentCapture(heads: [(0, 1), (1, 0)])
+        _ = model.decoder.decode([tokens], cache: &cache, cross: TinyWhisper.cross(model), logitPositions: nil,
+                                 capture: &capture)
+        #expect(capture?.scores.map(\.count) == [tokens.count * 16, tokens.count * 16])
+        #expect(capture?.scores[0] != capture?.scores[1])
+    }
+}

@@ -1,0 +1,61 @@
+import Testing
+@testable import SpeechEngine
+
+/// Greedy and beam decoding with Whisper's ranking, on the tiny checkpoint,
+/// against Scripts/reference/tiny_model_reference.py's port of
+/// whisper/decoding.py (`_main_loop`, `GreedyDecoder`, `BeamSearchDecoder`,
+/// `MaximumLikelihoodRanker`).
+@Suite struct DecodingLoopTests {
+    static let scoreTolerance = 1e-4
+
+    /// The generator's filter: eight word tokens and end-of-text, the latter
+    /// favoured more with every sampled token, so beams end at different lengths.
+    static func referenceFilter(_ reference: TinyModelReferenceData) -> LogitFilter {
+        let allowed = reference.allowedTokens + [TinyWhisper.special.endOfText]
+        let boost = reference.endOfTextBoost
+        let endOfText = TinyWhisper.special.endOfText
+        return LogitFilter { logits, tokens, sampleBegin in
+            let kept = allowed.map { logits[$0] }
+            logits.update(repeating: -.infinity)
+            for (token, value) in zip(allowed, kept) { logits[token] = value }
+            logits[endOfText] += boost * Float(tokens.count - sampleBegin)
+        }
+    }
+
+    static let cases = TinyModelReferenceData.shared.decoding.indices.map { $0 }
+
+    @Test("tokens, scores and ranking match the reference", arguments: cases)
+    func matchesReference(_ index: Int) throws {
+        let shared = TinyModelReferenceData.shared
+        let reference = shared.decoding[index]
+        let model = try TinyWhisper.model()
+        let special = TinyWhisper.special
+        let loop = DecodingLoop(model: model, cross: TinyWhisper.cross(model),
+                                prompt: [special.startOfTranscript, special.noTimestamps], startOfTranscriptIndex: 0,
+                                filters: [Self.referenceFilter(shared)], beamSize: reference.beamSize, bestOf: 1,
+                                lengthPenalty: reference.lengthPenalty, maximumSampleCount: reference.sampleLength)
+        var generator = SeededGenerator(seed: 1)
+        let result = loop.run(temperature: 0, generator: &generator)
+        #expect(result.tokens == reference.tokens)
+        #expect(abs(result.sumLogProbability - reference.sumLogProbability) < Self.scoreTolerance)
+        #expect(abs(result.averageLogProbability - reference.averageLogProbability) < Self.scoreTolerance)
+        #expect(abs(result.noSpeechProbability - reference.noSpeechProbability) < 1e-3 * reference.noSpeechProbability)
+        #expect(abs(result.compressionRatio - reference.compressionRatio) < 1e-12)
+        #expect(model.tokenizer.decode(result.tokens) == reference.text)
+        // The other finalists, best first, with the reference's ranking scores.
+        let others = reference.ranked.dropFirst()
+        #expect(result.alternatives.map(\.tokens) == others.map(\.tokens))
+        for (ours, theirs) in zip(result.alternatives, others) {
+            #expect(abs(ours.score - theirs.score) < Self.scoreTolerance, "score of \(ours.tokens)")
+        }
+    }
+
+    /// Length normalisation and the length penalty must pick different winners
+    /// here, or the cases above would not tell the two rankings apart.
+    @Test func referenceCasesSeparateTheRankings() {
+        let decoding = TinyModelReferenceData.shared.decoding
+        let normalised = decoding.first { $0.beamSize == 2 && $0.lengthPenalty == nil }!
+        let penalised = decoding.first { $0.beamSize == 2 && $0.lengthPenalty == 1.0 }!
+        #expect(normalised.tokens != penalised.tokens)
+    }
+}

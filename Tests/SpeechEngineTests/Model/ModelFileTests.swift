@@ -1,0 +1,150 @@
+import Foundation
+import Testing
+@testable import SpeechEngine
+
+/// `ModelFile` on small `model.bin` files written by `ModelFileWriter`, and
+/// the Whisper weight layout (`WhisperWeights.swift`) on the tiny checkpoint.
+@Suite struct ModelFileTests {
+    func read(_ writer: ModelFileWriter) throws -> ModelFile {
+        let url = try writer.write()
+        defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+        return try ModelFile(contentsOf: url)
+    }
+
+    func expectInvalid(_ writer: ModelFileWriter, _ comment: Comment) {
+        #expect(throws: EngineError.self, comment) {
+            do { _ = try read(writer) } catch let error as EngineError {
+                #expect(error.code == .invalidModelFile, comment)
+                #expect(error.message.contains("model.bin"), "the message names the file")
+                throw error
+            }
+        }
+    }
+
+    @Test func readsEveryDTypeAsFloat() throws {
+        var writer = ModelFileWriter()
+        writer.add("a/f32", shape: [2, 2], f32: [1.5, -2, 0.25, 1e-3])
+        writer.add("a/f16", shape: [3], f16: [0.5, -1.25, 2048])
+        writer.add("a/bf16", shape: [2], bf16: [3.0, -0.5])
+        writer.add("a/i8", shape: [3], i8: [-128, 0, 127])
+        writer.add("a/i16", shape: [2], i16: [-30000, 7])
+        writer.add("a/i32", shape: [2], i32: [-70000, 123456])
+        let file = try read(writer)
+        #expect(file.specName == "WhisperSpec")
+        #expect(file.tensors["a/f32"]?.shape == [2, 2])
+        #expect(file.tensors["a/f32"]?.values == [1.5, -2, 0.25, 1e-3])
+        #expect(file.tensors["a/f16"]?.values == [0.5, -1.25, 2048])
+        #expect(file.tensors["a/bf16"]?.values == [3.0, -0.5])
+        #expect(file.tensors["a/i8"]?.values == [-128, 0, 127])
+        #expect(file.tensors["a/i16"]?.values == [-30000, 7])
+        #expect(file.tensors["a/i32"]?.values == [-70000, 123456])
+    }
+
+    /// fp16 conversion (F16C) over many values, subnormals and infinities included.
+    @Test func convertsHalfPrecisionExactly() throws {
+        let values: [Float] = (0..<1000).map { Float(Float16(Float($0 - 500) * 0.37)) }
+            + [Float(Float16.leastNonzeroMagnitude), -.infinity, .infinity, 65504, -0.0]
+        var writer = ModelFileWriter()
+        writer.add("h", shape: [values.count], f16: values)
+        let read = try read(writer).tensors["h"]!.values
+        #expect(read.map(\.bitPattern) == values.map(\.bitPattern))
+    }
+
+    @Test func rankZeroVariablesAreScalarsAndAliasesShareTheirTarget() throws {
+        var writer = ModelFileWriter()
+        writer.add("encoder/num_heads", shape: [], i32: [6])
+        writer.add("decoder/embeddings/weight", shape: [2, 1], f32: [4, 5])
+        writer.aliases = [("decoder/projection/weight", "decoder/embeddings/weight"), ("dangling", "missing")]
+        let file = try read(writer)
+        #expect(file.scalars["encoder/num_heads"] == 6)
+        #expect(file.tensors["encoder/num_heads"] == nil)
+        #expect(file.tensors["decoder/projection/weight"]?.values == [4, 5])
+        #expect(file.tensors["dangling"] == nil)
+    }
+
+    @Test func tensorChecksTheShapeAndTakeRemoves() throws {
+        var writer = ModelFileWriter()
+        writer.add("w", shape: [2, 3], f32: [1, 2, 3, 4, 5, 6])
+        var file = try read(writer)
+        #expect(throws: EngineError.self) { try file.tensor("w", shape: [3, 2]) }
+        #expect(throws: EngineError.self) { try file.tensor("absent", shape: [1]) }
+        #expect(try file.take("w", shape: [2, 3]) == [1, 2, 3, 4, 5, 6])
+        #expect(file.tensors["w"] == nil)
+    }
+
+    @Test func missingFileIsModelNotFound() {
+        let url = URL(fileURLWithPath: "/nonexistent/speechcompat/model.bin")
+        #expect(throws: EngineError.self) {
+            do { _ = try ModelFile(contentsOf: url) } catch let error as EngineError {
+                #expect(error.code == .modelNotFound)
+                throw error
+            }
+        }
+    }
+
+    @Test func malformedFilesAreInvalidModelFile() {
+        var version = ModelFileWriter()
+        version.version = 5
+        expectInvalid(version, "version 5")
+
+        var dtype = ModelFileWriter()
+        dtype.add("x", shape: [1], dtypeCode: 9, bytes: [0, 0, 0, 0])
+        expectInvalid(dtype, "unknown dtype")
+
+        var size = ModelFileWriter()
+        size.add("x", shape: [3], dtypeCode: ModelFileWriter.DType.f32.rawValue, bytes: [UInt8](repeating: 0, count: 8))
+        expectInvalid(size, "byte count disagrees with the shape")
+    }
+
+    @Test func truncatedFilesAreInvalidModelFileAtEveryCut() throws {
+        var writer = ModelFileWriter()
+        writer.add("w", shape: [4], f32: [1, 2, 3, 4])
+        writer.add("s", shape: [], i32: [2])
+        let bytes = writer.bytes()
+        let folder = try ModelFileWriter.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = folder.appendingPathComponent("model.bin")
+        for cut in stride(from: 0, to: bytes.count, by: 3) {
+            try Data(bytes[0..<cut]).write(to: url)
+            #expect(throws: EngineError.self, "cut at \(cut) of \(bytes.count)") { try ModelFile(contentsOf: url) }
+        }
+        try Data(bytes).write(to: url)
+        #expect(try ModelFile(contentsOf: url).tensors["w"]?.values == [1, 2, 3, 4])
+    }
+
+    @Test func tinyCheckpointLoadsWithItsDimensions() throws {
+        let model = try TinyWhisper.model()
+        let d = model.dimensions
+        #expect(d.width == TinyWhisper.width && d.headCount == TinyWhisper.headCount && d.headWidth == 4)
+        #expect(d.melCount == 80 && d.audioContext == 16 && d.textContext == 12)
+        #expect(d.encoderLayerCount == 1 && d.decoderLayerCount == 2)
+        #expect(d.vocabularySize == 51864 && !d.isMultilingual)
+        #expect(model.config.alignmentHeads == TinyWhisper.alignmentHeads)
+        // Weights land where their checkpoint keys say.
+        let block = model.decoder.weights.blocks[1]
+        #expect(block.crossKeyValue.outCount == 16 && block.crossKeyValue.inCount == 8)
+        #expect(model.decoder.weights.finalNorm.gamma == TinyWhisper.values("decoder/layer_norm/gamma", count: 8))
+        #expect(model.decoder.weights.positions == TinyWhisper.values("decoder/position_encodings/encodings", count: 96))
+        #expect(model.tokenizer.decode([256, 300]) == " w256 w300")
+    }
+
+    @Test func dimensionsRejectAFileWithoutWhisperTensors() throws {
+        var writer = ModelFileWriter()
+        writer.add("w", shape: [1], f32: [0])
+        let file = try read(writer)
+        #expect(throws: EngineError.self) { try file.dimensions() }
+    }
+
+    @Test func weightsWithAWrongShapeAreRejected() throws {
+        var writer = TinyWhisper.modelFile()
+        // Replace the final decoder norm's gamma by a wider one.
+        var variables = writer.variables
+        let index = variables.firstIndex { $0.name == "decoder/layer_norm/gamma" }!
+        variables[index] = ("decoder/layer_norm/gamma", [9], ModelFileWriter.DType.f32.rawValue, [UInt8](repeating: 0, count: 36))
+        writer = ModelFileWriter()
+        for v in variables { writer.add(v.name, shape: v.shape, dtypeCode: v.dtype, bytes: v.bytes) }
+        var file = try read(writer)
+        let dimensions = try file.dimensions()
+        #expect(throws: EngineError.self) { try file.decoderWeights(dimensions) }
+    }
+}
