@@ -11,6 +11,8 @@ engine's Decoding/ folder follows (openai-whisper 20250625 line numbers):
     segments         whisper/transcribe.py the `consecutive` block (339-399)
     DTW              whisper/timing.py    dtw_cpu (82-105), backtrace (58-79)
     median filter    whisper/timing.py    median_filter (19-55), reflect padding
+    punctuation      whisper/timing.py    merge_punctuations (245-276), with transcribe.py's
+                                          default punctuation strings (51-52)
     compression      whisper/utils.py     compression_ratio (45-47)
 
 Each function here is written from the reference's definition, not copied;
@@ -395,6 +397,51 @@ def median_cases():
                          ("3 values: shorter than the padding, unchanged", three))]
 
 
+# MARK: - Punctuation merging
+
+PREPENDED = "\"'\u201c\u00bf([{-"
+APPENDED = "\"'.\u3002,\uff0c!\uff01?\uff1f:\uff1a\u201d)]}\u3001"
+
+
+def merge_punctuations(words, prepended=PREPENDED, appended=APPENDED):
+    """ref: timing.py 245-276. `words` are [word, tokenCount]; `in` is Python's substring test."""
+    words = [list(w) for w in words]
+    i, j = len(words) - 2, len(words) - 1
+    while i >= 0:
+        if words[i][0].startswith(" ") and words[i][0].strip() in prepended:
+            words[j] = [words[i][0] + words[j][0], words[i][1] + words[j][1]]
+            words[i] = ["", 0]
+        else:
+            j = i
+        i -= 1
+    i, j = 0, 1
+    while j < len(words):
+        if not words[i][0].endswith(" ") and words[j][0] in appended:
+            words[i] = [words[i][0] + words[j][0], words[i][1] + words[j][1]]
+            words[j] = ["", 0]
+        else:
+            i = j
+        j += 1
+    # ref: timing.py 331 (add_word_timestamps keeps only non-empty words)
+    return [w for w in words if w[0]]
+
+
+def punctuation_cases():
+    cases = [
+        ("closing punctuation joins the previous word", [[" Hello", 1], [",", 1], [" world", 2], [".", 1]], False),
+        ("opening punctuation joins the next word", [[" (", 1], ["the", 1], [" end", 1], [")", 1]], False),
+        ("quotes and a dash", [[" \"", 1], ["Quote", 2], ["\"", 1], [" -", 1], [" dash", 1]], False),
+        ("no merge after a trailing space", [[" a ", 1], [".", 1]], False),
+        ("full-width punctuation", [[" \u4f60\u597d", 2], ["\u3002", 1], [" \u201c", 1], ["\u597d", 1], ["\u201d", 1]], False),
+        # The reference tests membership with `in` on a string, so multi-character
+        # punctuation that happens to be a substring merges too, and a lone space
+        # (empty once stripped) joins the next word.
+        ("two closing marks that are a substring of the list", [[" end", 1], [")]", 1]], True),
+        ("a lone space joins the next word", [[" ", 1], ["word", 1]], True),
+    ]
+    return [{"name": n, "words": w, "merged": merge_punctuations(w), "substringSemantics": flag} for n, w, flag in cases]
+
+
 # MARK: - Compression ratio
 
 def compression_cases():
@@ -418,6 +465,7 @@ def main():
         "dtw": dtw_cases(),
         "medianFilter": median_cases(),
         "compressionRatio": compression_cases(),
+        "punctuation": punctuation_cases(),
     }
     text = json.dumps(fixture, separators=(", ", ": "), ensure_ascii=False)
     sys.stdout.write(SWIFT_TEMPLATE.format(json=wrap_json(text)))

@@ -30,4 +30,25 @@ import Testing
         #expect(WordAlignment.medianFilterWidth == 7)
         #expect(WordAlignment.positionsPerSecond == 50)
     }
+
+    @Test("punctuation merges into the neighbouring word as the reference merges it",
+          arguments: DecodingReferenceData.shared.punctuation)
+    func mergingPunctuationMatchesReference(_ reference: DecodingReferenceData.PunctuationCase) {
+        let words = reference.words.map {
+            WordAlignment.AlignedWord(timing: WordTiming(word: $0.word, startSeconds: 0, endSeconds: 0, probability: 1),
+                                      tokenCount: $0.tokenCount)
+        }
+        let merged = WordAlignment.mergingPunctuation(words)
+        let check = {
+            #expect(merged.map(\.timing.word) == reference.merged.map(\.word))
+            #expect(merged.map(\.tokenCount) == reference.merged.map(\.tokenCount))
+        }
+        if reference.substringSemantics {
+            // Known deviation: whisper tests `word in "<punctuation>"` as a
+            // substring; the engine tests single marks. Reported, not fixed here.
+            withKnownIssue("the engine matches single punctuation marks, whisper any substring of its list", check)
+        } else {
+            check()
+        }
+    }
 }

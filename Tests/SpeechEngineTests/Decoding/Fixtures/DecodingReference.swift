@@ -217,6 +217,16 @@ enum DecodingReference {
 "ratio": 0.0}, {"text": "And so my fellow Americans, ask not what your country can do for you, ask what you can do for your country.",
 "ratio": 1.3544303797468353}, {"text": "the the the the the the the the the the the the the the the the the the the the the the the the",
 "ratio": 6.333333333333333}, {"text": "Je pense, donc je suis. Ich denke, also bin ich. 我思故我在。", "ratio": 0.9054054054054054},
-{"text": "a", "ratio": 0.1111111111111111}]}
+{"text": "a", "ratio": 0.1111111111111111}], "punctuation": [{"name": "closing punctuation joins the previous word",
+"words": [[" Hello", 1], [",", 1], [" world", 2], [".", 1]], "merged": [[" Hello,", 2], [" world.",
+3]], "substringSemantics": false}, {"name": "opening punctuation joins the next word", "words": [[" (",
+1], ["the", 1], [" end", 1], [")", 1]], "merged": [[" (the", 2], [" end)", 2]], "substringSemantics": false},
+{"name": "quotes and a dash", "words": [[" \"", 1], ["Quote", 2], ["\"", 1], [" -", 1], [" dash",
+1]], "merged": [[" \"Quote\"", 4], [" - dash", 2]], "substringSemantics": false}, {"name": "no merge after a trailing space",
+"words": [[" a ", 1], [".", 1]], "merged": [[" a ", 1], [".", 1]], "substringSemantics": false}, {"name": "full-width punctuation",
+"words": [[" 你好", 2], ["。", 1], [" “", 1], ["好", 1], ["”", 1]], "merged": [[" 你好。", 3], [" “好”", 3]],
+"substringSemantics": false}, {"name": "two closing marks that are a substring of the list", "words": [[" end",
+1], [")]", 1]], "merged": [[" end)]", 2]], "substringSemantics": true}, {"name": "a lone space joins the next word",
+"words": [[" ", 1], ["word", 1]], "merged": [[" word", 2]], "substringSemantics": true}]}
 """#
 }

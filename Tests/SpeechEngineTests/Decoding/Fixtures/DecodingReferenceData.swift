@@ -111,12 +111,33 @@ struct DecodingReferenceData: Decodable {
         var testDescription: String { text.isEmpty ? "(empty)" : String(text.prefix(24)) }
     }
 
+    /// Words (with token counts) before and after `merge_punctuations`.
+    struct PunctuationCase: Decodable, CustomTestStringConvertible {
+        struct Word: Decodable {
+            let word: String
+            let tokenCount: Int
+
+            init(from decoder: any Decoder) throws {
+                var container = try decoder.unkeyedContainer()
+                word = try container.decode(String.self)
+                tokenCount = try container.decode(Int.self)
+            }
+        }
+        let name: String
+        let words: [Word]
+        let merged: [Word]
+        /// The outcome depends on the reference's substring test (`word in "…"`).
+        let substringSemantics: Bool
+        var testDescription: String { name }
+    }
+
     let logitRules: [LogitRuleCase]
     let beamSearch: [BeamCase]
     let segments: [SegmentCase]
     let dtw: [DTWCase]
     let medianFilter: [MedianCase]
     let compressionRatio: [CompressionCase]
+    let punctuation: [PunctuationCase]
 
     /// The committed reference, decoded once.
     static let shared: DecodingReferenceData = {
