@@ -5,7 +5,7 @@ import Testing
 /// Scripts/reference/tiny_model_reference.py's port of whisper/timing.py
 /// `find_alignment`: the alignment matrix (softmax, standardisation, median
 /// filter, mean over heads), the DTW path and the words' times and probabilities.
-@Suite struct WordAlignmentTinyModelTests {
+@Suite struct WordAlignmentTinyCheckpointTests {
     static let cases = TinyModelReferenceData.shared.alignment.indices.map { $0 }
 
     @Test("alignment matrix matches the reference", arguments: cases)
