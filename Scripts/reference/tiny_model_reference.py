@@ -15,7 +15,7 @@ On that model it ports, in float64 numpy (openai-whisper 20250625 lines):
     decoding loop      whisper/decoding.py  DecodingTask._main_loop (680-710),
                                             GreedyDecoder.update (276-293), the beam search
                                             and ranker of decoding_reference.py, and the
-                                            result fields of DecodingTask.run (745-782)
+                                            result fields of DecodingTask.run (745-786)
     word alignment     whisper/timing.py  find_alignment (163-245)
 
 Usage (from the package root):
@@ -196,7 +196,9 @@ def decode(prompt, beam_size, sample_len, length_penalty):
     scored, best = rank(finalists, sample_begin, EOT, length_penalty)
     winner = scored[best]
     text = spelled(winner["tokens"])
-    ratio = len(text.encode()) / len(zlib.compress(text.encode())) if text else 0.0  # ref: utils.py 45-47
+    # ref: decoding.py 757 and 784 — the ratio is taken on the stripped text (utils.py 45-47)
+    stripped = text.strip()
+    ratio = len(stripped.encode()) / len(zlib.compress(stripped.encode())) if stripped else 0.0
     ordered = sorted(scored, key=lambda s: -s["score"])
     return {"beamSize": beam_size, "sampleLength": sample_len, "lengthPenalty": length_penalty,
             "tokens": winner["tokens"], "sumLogProbability": winner["sumLogProbability"],

@@ -109,7 +109,8 @@ struct DecodingLoop {
             return (tokens, candidate.sumLogProbability, candidate.sumLogProbability / max(penalty, 1))
         }.sorted { $0.score > $1.score }
         let best = scored[0]
-        let text = model.tokenizer.decode(best.tokens)
+        // ref: decoding.py 757, 784: the ratio is taken on the stripped text.
+        let text = model.tokenizer.decode(best.tokens).trimmingCharacters(in: .whitespacesAndNewlines)
         var seen: Set<[Int]> = [best.tokens]
         var alternatives: [(tokens: [Int], score: Double)] = []
         for candidate in scored.dropFirst() where seen.insert(candidate.tokens).inserted {
