@@ -16,7 +16,7 @@ import Testing
 
     @Test func logitsMatchTheReferenceAtEveryPosition() throws {
         let model = try TinyWhisper.model()
-        let reference = TinyModelReferenceData.shared.decoder
+        let reference = try TinyModelReferenceData.shared().decoder
         let vocabulary = model.dimensions.vocabularySize
         let logits = decodeAll(model, reference.tokens)
         #expect(logits.count == reference.tokens.count * vocabulary)
@@ -36,7 +36,7 @@ import Testing
     /// Decoding token by token over the cache gives what one pass over the whole sequence gives.
     @Test func incrementalDecodingMatchesOnePass() throws {
         let model = try TinyWhisper.model()
-        let tokens = TinyModelReferenceData.shared.decoder.tokens
+        let tokens = try TinyModelReferenceData.shared().decoder.tokens
         let vocabulary = model.dimensions.vocabularySize
         let whole = decodeAll(model, tokens)
         var cache = model.decoder.makeSelfAttentionCache(sequenceCount: 1)
@@ -74,7 +74,7 @@ import Testing
 
     @Test func alignmentCaptureHoldsOneScoreMatrixPerHead() throws {
         let model = try TinyWhisper.model()
-        let tokens = TinyModelReferenceData.shared.decoder.tokens
+        let tokens = try TinyModelReferenceData.shared().decoder.tokens
         var cache = model.decoder.makeSelfAttentionCache(sequenceCount: 1)
         var capture: TextDecoder.AlignmentCapture? = TextDecoder.AlignmentCapture(heads: [(0, 1), (1, 0)])
         _ = model.decoder.decode([tokens], cache: &cache, cross: TinyWhisper.cross(model), logitPositions: nil,

@@ -7,7 +7,7 @@ import Testing
     static let sumTolerance = 1e-9
 
     @Test("each step keeps the reference's beams, sources, sums and finished sequences",
-          arguments: DecodingReferenceData.shared.beamSearch)
+          arguments: try DecodingReferenceData.shared().beamSearch)
     func stepsMatchReference(_ reference: DecodingReferenceData.BeamCase) {
         var search = BeamSearch(beamSize: reference.beamSize, endOfText: reference.endOfText)
         var sequences = Array(repeating: reference.prompt, count: reference.beamSize)

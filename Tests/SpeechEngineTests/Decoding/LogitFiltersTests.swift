@@ -26,18 +26,20 @@ import Testing
     }
 
     static func filters(_ reference: DecodingReferenceData.LogitRuleCase) -> [LogitFilter] {
-        reference.filters.map { name in
+        reference.filters.compactMap { name in
             switch name {
-            case "suppressBlank": LogitFilters.suppressBlank(reference.blankTokens)
-            case "suppressTokens": LogitFilters.suppressTokens(reference.suppressedTokens)
+            case "suppressBlank": return LogitFilters.suppressBlank(reference.blankTokens)
+            case "suppressTokens": return LogitFilters.suppressTokens(reference.suppressedTokens)
             case "timestampRules":
-                LogitFilters.timestampRules(special, maxInitialTimestampIndex: reference.maxInitialTimestampIndex)
-            default: fatalError("unknown filter \(name) in DecodingReference.json")
+                return LogitFilters.timestampRules(special, maxInitialTimestampIndex: reference.maxInitialTimestampIndex)
+            default:
+                Issue.record("unknown filter \(name) in DecodingReference.json")
+                return nil
             }
         }
     }
 
-    @Test("filters leave exactly the reference's tokens finite", arguments: DecodingReferenceData.shared.logitRules)
+    @Test("filters leave exactly the reference's tokens finite", arguments: try DecodingReferenceData.shared().logitRules)
     func matchesReference(_ reference: DecodingReferenceData.LogitRuleCase) {
         let original = Self.logits(reference)
         var logits = original

@@ -6,7 +6,7 @@ import Testing
 @Suite struct SegmentBuilderTests {
     static let builder = SegmentBuilder(special: SpecialTokens(isMultilingual: true))
 
-    @Test("pieces, times and seek match the reference", arguments: DecodingReferenceData.shared.segments)
+    @Test("pieces, times and seek match the reference", arguments: try DecodingReferenceData.shared().segments)
     func matchesReference(_ reference: DecodingReferenceData.SegmentCase) {
         let result = Self.builder.split(reference.tokens, windowFrames: reference.windowFrames)
         #expect(result.seekFrames == reference.seekFrames)

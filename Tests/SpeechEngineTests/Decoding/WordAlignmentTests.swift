@@ -4,7 +4,7 @@ import Testing
 /// DTW and the median filter against Scripts/reference/decoding_reference.py's
 /// port of whisper/timing.py (`dtw_cpu`, `backtrace`, `median_filter`).
 @Suite struct WordAlignmentTests {
-    @Test("DTW path matches the reference", arguments: DecodingReferenceData.shared.dtw)
+    @Test("DTW path matches the reference", arguments: try DecodingReferenceData.shared().dtw)
     func dynamicTimeWarpingMatchesReference(_ reference: DecodingReferenceData.DTWCase) {
         let path = WordAlignment.dynamicTimeWarping(cost: reference.cost, rows: reference.rows,
                                                     columns: reference.columns)
@@ -20,7 +20,7 @@ import Testing
     }
 
     @Test("median filter (width 7, reflect padding) matches the reference",
-          arguments: DecodingReferenceData.shared.medianFilter)
+          arguments: try DecodingReferenceData.shared().medianFilter)
     func medianFilterMatchesReference(_ reference: DecodingReferenceData.MedianCase) {
         let filtered = WordAlignment.medianFilter(reference.values, width: reference.width)
         #expect(filtered == reference.filtered)
@@ -32,7 +32,7 @@ import Testing
     }
 
     @Test("punctuation merges into the neighbouring word as the reference merges it",
-          arguments: DecodingReferenceData.shared.punctuation)
+          arguments: try DecodingReferenceData.shared().punctuation)
     func mergingPunctuationMatchesReference(_ reference: DecodingReferenceData.PunctuationCase) {
         let words = reference.words.map {
             WordAlignment.AlignedWord(timing: WordTiming(word: $0.word, startSeconds: 0, endSeconds: 0, probability: 1),

@@ -139,12 +139,11 @@ struct DecodingReferenceData: Decodable {
     let compressionRatio: [CompressionCase]
     let punctuation: [PunctuationCase]
 
-    /// The committed reference, decoded once.
-    static let shared: DecodingReferenceData = {
-        do {
-            return try JSONDecoder().decode(DecodingReferenceData.self, from: Data(DecodingReference.json.utf8))
-        } catch {
-            fatalError("DecodingReference.json does not decode: \(error). Regenerate it with Scripts/reference/decoding_reference.py.")
-        }
-    }()
+    private static let loaded = Result {
+        try JSONDecoder().decode(DecodingReferenceData.self, from: Data(DecodingReference.json.utf8))
+    }
+
+    /// The committed reference, decoded once; regenerate it with
+    /// Scripts/reference/decoding_reference.py if it does not decode.
+    static func shared() throws -> DecodingReferenceData { try loaded.get() }
 }

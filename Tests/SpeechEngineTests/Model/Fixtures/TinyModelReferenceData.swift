@@ -55,12 +55,11 @@ struct TinyModelReferenceData: Decodable {
     let decoding: [Decoding]
     let alignment: [Alignment]
 
-    /// The committed reference, decoded once.
-    static let shared: TinyModelReferenceData = {
-        do {
-            return try JSONDecoder().decode(TinyModelReferenceData.self, from: Data(TinyModelReference.json.utf8))
-        } catch {
-            fatalError("TinyModelReference.json does not decode: \(error). Regenerate it with Scripts/reference/tiny_model_reference.py.")
-        }
-    }()
+    private static let loaded = Result {
+        try JSONDecoder().decode(TinyModelReferenceData.self, from: Data(TinyModelReference.json.utf8))
+    }
+
+    /// The committed reference, decoded once; regenerate it with
+    /// Scripts/reference/tiny_model_reference.py if it does not decode.
+    static func shared() throws -> TinyModelReferenceData { try loaded.get() }
 }
