@@ -31,7 +31,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from decoding_reference import BeamSearchReference, median_filter, dtw, rank, wrap_json  # noqa: E402
+from whisper_ports import BeamSearchReference, median_filter, dtw, rank, wrap_json  # noqa: E402
 
 WIDTH, HEADS, DECODER_LAYERS, AUDIO_CONTEXT, TEXT_CONTEXT = 8, 2, 2, 16, 12
 VOCAB = 51864

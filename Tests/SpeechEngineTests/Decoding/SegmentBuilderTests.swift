@@ -24,4 +24,14 @@ import Testing
         #expect(result.pieces.count == 1)
         #expect(result.seekFrames == 150)
     }
+
+    /// A deliberate deviation: whisper seeks `last_timestamp_pos * input_stride`
+    /// frames, which is 0 after `<|0.00|><|0.00|>`, and so decodes the same
+    /// window again; the engine always moves at least one mel frame.
+    @Test func aPairAtZeroStillMovesTheSeekForward() {
+        let tsBegin = Self.builder.special.timestampBegin
+        let result = Self.builder.split([tsBegin, tsBegin, 400], windowFrames: 3000)
+        #expect(result.pieces.map(\.tokens) == [[tsBegin]])
+        #expect(result.seekFrames == 1)
+    }
 }
