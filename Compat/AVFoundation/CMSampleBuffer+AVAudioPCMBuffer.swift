@@ -29,29 +29,20 @@ extension CMSampleBuffer {
 
     /// The samples as an `AVAudioPCMBuffer` in the buffer's own format, or
     /// `nil` when the sample buffer is not linear PCM in a common format.
+    ///
+    /// Copies through `CMSampleBufferCopyPCMDataIntoAudioBufferList`, the
+    /// call Apple code uses for the same job.
     public func makeAudioPCMBuffer() -> AVAudioPCMBuffer? {
         guard var description = formatDescription?.audioStreamBasicDescription,
               let format = AVAudioFormat(streamDescription: &description), format.commonFormat != .otherFormat,
               let buffer = AVAudioPCMBuffer(pcmFormat: format, frameCapacity: AVAudioFrameCount(numSamples)) else {
             return nil
         }
-        let bytesPerSample = format.commonFormat.bytesPerSample
-        let channels = Int(format.channelCount)
-        let frames = numSamples
-        guard audioData.count >= frames * channels * bytesPerSample else { return nil }
-        audioData.withUnsafeBytes { bytes in
-            guard let base = bytes.baseAddress else { return }
-            if format.isInterleaved || channels == 1 {
-                buffer.sampleMemory.copyMemory(from: base, byteCount: frames * channels * bytesPerSample)
-            } else {
-                let planeBytes = Int(buffer.frameCapacity) * bytesPerSample
-                for channel in 0..<channels {
-                    (buffer.sampleMemory + channel * planeBytes)
-                        .copyMemory(from: base + channel * frames * bytesPerSample, byteCount: frames * bytesPerSample)
-                }
-            }
+        buffer.frameLength = buffer.frameCapacity
+        guard CMSampleBufferCopyPCMDataIntoAudioBufferList(self, at: 0, frameCount: Int32(numSamples),
+                                                           into: buffer.mutableAudioBufferList) == noErr else {
+            return nil
         }
-        buffer.frameLength = AVAudioFrameCount(frames)
         return buffer
     }
 }
