@@ -36,8 +36,10 @@ open class AVAudioEngine: NSObject, @unchecked Sendable {
 
     /// Creates an engine that captures from `AVAudioEngine.InputSource.default`:
     /// the ALSA device in the environment unless a test chose another source.
-    public override convenience init() {
-        self.init(inputSource: .default)
+    /// Designated, as Apple's, so subclasses inherit it.
+    public override init() {
+        self.makeSource = InputSource.default.makeSource
+        super.init()
     }
 
     /// Creates an engine that captures from a chosen source: a file, a
