@@ -34,7 +34,12 @@ extension CMSampleBuffer {
     /// call Apple code uses for the same job.
     public func makeAudioPCMBuffer() -> AVAudioPCMBuffer? {
         guard var description = formatDescription?.audioStreamBasicDescription,
-              let format = AVAudioFormat(streamDescription: &description), format.commonFormat != .otherFormat,
+              let format = AVAudioFormat(streamDescription: &description) else { return nil }
+        if format.commonFormat == .otherFormat && description.mFormatID == kAudioFormatLinearPCM
+            && description.mBitsPerChannel == 24 && description.mFormatFlags & kAudioFormatFlagIsFloat == 0 {
+            return unpacked24BitBuffer(description)
+        }
+        guard format.commonFormat != .otherFormat,
               let buffer = AVAudioPCMBuffer(pcmFormat: format, frameCapacity: AVAudioFrameCount(numSamples)) else {
             return nil
         }
@@ -44,5 +49,34 @@ extension CMSampleBuffer {
             return nil
         }
         return buffer
+    }
+
+    /// Packed 24-bit integer samples (what a 24-bit `AVAssetReaderTrackOutput`
+    /// gives) as an Int32 buffer in the same layout: no common format holds
+    /// 24-bit samples.
+    private func unpacked24BitBuffer(_ description: AudioStreamBasicDescription) -> AVAudioPCMBuffer? {
+        let interleaved = description.mFormatFlags & kAudioFormatFlagIsNonInterleaved == 0
+        guard let format = AVAudioFormat(commonFormat: .pcmFormatInt32, sampleRate: description.mSampleRate,
+                                         channels: description.mChannelsPerFrame, interleaved: interleaved),
+              let buffer = AVAudioPCMBuffer(pcmFormat: format, frameCapacity: AVAudioFrameCount(numSamples)) else {
+            return nil
+        }
+        buffer.frameLength = buffer.frameCapacity
+        let unpacked: Bool? = try? withAudioBufferList { source, _ in
+            let destination = UnsafeMutableAudioBufferListPointer(buffer.mutableAudioBufferList)
+            guard source.count == destination.count else { return false }
+            for (from, to) in zip(source, destination) {
+                guard let bytes = from.mData?.assumingMemoryBound(to: UInt8.self),
+                      let samples = to.mData?.assumingMemoryBound(to: Int32.self),
+                      Int(from.mDataByteSize) / 3 <= Int(to.mDataByteSize) / 4 else { return false }
+                for index in 0..<(Int(from.mDataByteSize) / 3) {
+                    let value = UInt32(bytes[index * 3]) << 8 | UInt32(bytes[index * 3 + 1]) << 16
+                        | UInt32(bytes[index * 3 + 2]) << 24
+                    samples[index] = Int32(bitPattern: value)
+                }
+            }
+            return true
+        }
+        return unpacked == true ? buffer : nil
     }
 }

@@ -84,6 +84,10 @@ import Testing
             #expect(Int16(value) == reference[index])
         }
         #expect(buffers.first?.formatDescription?.audioStreamBasicDescription?.mBytesPerFrame == 3)
+        // What appendAudioSampleBuffer(_:) gets: the same samples at 32 bits.
+        let pcm = try #require(buffers.first?.makeAudioPCMBuffer())
+        #expect(pcm.format.commonFormat == .pcmFormatInt32 && pcm.frameLength == 8_192)
+        #expect((0..<8_192).allSatisfy { Int16(pcm.int32ChannelData![0][$0] >> 16) == reference[$0] })
     }
 
     @Test func timeRangeReadsOnlyThatPart() async throws {
