@@ -59,6 +59,28 @@ import Testing
         #expect(asbd.mBitsPerChannel == 16 && asbd.mFormatFlags & kAudioFormatFlagIsSignedInteger != 0)
     }
 
+    @Test func compressedFilesDecodeLikeTheirSource() async throws {
+        let folder = try AudioSignals.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let flac = folder.appendingPathComponent("clip.flac")
+        let source = try AVAudioFile(forReading: clip)
+        let whole = try #require(AVAudioPCMBuffer(pcmFormat: source.processingFormat, frameCapacity: AVAudioFrameCount(source.length)))
+        try source.read(into: whole)
+        let writer = try AVAudioFile(forWriting: flac, settings: [AVFormatIDKey: kAudioFormatFLAC, AVSampleRateKey: 16_000,
+                                                                 AVNumberOfChannelsKey: 1, AVLinearPCMBitDepthKey: 16])
+        try writer.write(from: whole)
+        writer.close()
+        // FLAC is lossless: 16-bit output settings give the WAV's samples back.
+        let (buffers, status) = try await readAll(flac, settings: [AVFormatIDKey: kAudioFormatLinearPCM,
+                                                                   AVLinearPCMBitDepthKey: 16])
+        #expect(status == .completed)
+        #expect(try int16s(buffers) == fileSamples(clip))
+        // Without settings a compressed track comes decoded, as Float32.
+        let (decoded, _) = try await readAll(flac, settings: nil)
+        let pcm = try #require(decoded.first?.makeAudioPCMBuffer())
+        #expect(pcm.format.commonFormat == .pcmFormatFloat32 && pcm.format.sampleRate == 16_000)
+    }
+
     @Test func settingsChooseDepthLayoutRateAndChannels() async throws {
         let settings: [String: Any] = [AVFormatIDKey: kAudioFormatLinearPCM, AVLinearPCMBitDepthKey: 32,
                                        AVLinearPCMIsFloatKey: true, AVLinearPCMIsNonInterleaved: true,
