@@ -86,6 +86,13 @@ let package = Package(
         // The ways apps stop recognition (exit mid-decode, release, cancel): run many times by StopPatternTests.
         .executableTarget(name: "StopPatterns", dependencies: ["Speech"], path: "Samples/StopPatterns",
                           swiftSettings: swift6),
+        // Code found in the wild (issue 15); run on corpus audio by CompatSampleProgramTests.
+        .executableTarget(name: "AssetReaderTranscription", dependencies: ["Speech"],
+                          path: "Samples/AssetReaderTranscription", swiftSettings: swift6),
+        .executableTarget(name: "ObservableRecognizer", dependencies: ["Speech"], path: "Samples/ObservableRecognizer",
+                          swiftSettings: swift6),
+        .executableTarget(name: "SendableAudioFile", dependencies: ["Speech"], path: "Samples/SendableAudioFile",
+                          swiftSettings: swift6),
 
         // MARK: Migration guide examples (each: a before and an after half, run by SpeechMigrationTests)
         .executableTarget(name: "GuideRecognizerToAnalyzer", dependencies: ["Speech"],
@@ -117,7 +124,8 @@ let package = Package(
                                    "GuideRecognizerToAnalyzer", "GuidePartialToVolatile", "GuideAuthorizationToAssets",
                                    "GuideOneMinuteToLongForm", "FileTranscription", "LiveMicrophone",
                                    "DelegateRecognition", "AlternativesAndConfidence", "ContextualStrings",
-                                   "AssetManagement", "SpeechDetection", "CompareFaces", "StopPatterns"],
+                                   "AssetManagement", "SpeechDetection", "CompareFaces", "StopPatterns",
+                                   "AssetReaderTranscription", "ObservableRecognizer", "SendableAudioFile"],
                     swiftSettings: swift6),
         // Full-model tests on real speech (run in release: see README).
         .testTarget(name: "SpeechModelTests",

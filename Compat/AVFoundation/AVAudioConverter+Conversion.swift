@@ -2,13 +2,8 @@
 // and the streaming input-block form with Apple's status semantics.
 
 extension AVAudioConverter {
-    /// Converts one buffer into another at the same sample rate (sample type,
-    /// channel count and interleaving may differ).
-    /// - Throws: `kAudioConverterErr_FormatNotSupported` if the rates differ
-    ///   (use `convert(to:error:withInputFrom:)`) or the input buffer is not in
-    ///   `inputFormat`; `kAudio_ParamError` if the output buffer is not in
-    ///   `outputFormat` or too small.
-    public func convert(to outputBuffer: AVAudioPCMBuffer, from inputBuffer: AVAudioPCMBuffer) throws {
+    /// `convert(to:from:)`: one buffer into another at the same sample rate.
+    func convertBuffer(to outputBuffer: AVAudioPCMBuffer, from inputBuffer: AVAudioPCMBuffer) throws {
         guard !changesRate else {
             throw AudioError.make(kAudioConverterErr_FormatNotSupported,
                                   "convert(to:from:) does not change sample rate (\(inputFormat.sampleRate) Hz → "
@@ -27,18 +22,9 @@ extension AVAudioConverter {
         outputBuffer.frameLength = AVAudioFrameCount(frames)
     }
 
-    /// Converts a stream, pulling input from `inputBlock` until the output
-    /// buffer is full, the block has no data now, or the stream ends.
-    ///
-    /// Returns `.haveData` when the buffer was filled (or holds the last
-    /// frames of the stream), `.inputRanDry` when the block reported
-    /// `.noDataNow` (the buffer may hold some frames), `.endOfStream` once
-    /// everything has been delivered, and `.error` with `outError` set on
-    /// failure. After the end of the stream, further calls return
-    /// `.endOfStream` until `reset()`.
-    @discardableResult
-    public func convert(to outputBuffer: AVAudioBuffer, error outError: NSErrorPointer,
-                        withInputFrom inputBlock: AVAudioConverterInputBlock) -> AVAudioConverterOutputStatus {
+    /// `convert(to:error:withInputFrom:)`: a stream pulled from `inputBlock`.
+    func convertStream(to outputBuffer: AVAudioBuffer, error outError: NSErrorPointer,
+                       withInputFrom inputBlock: AVAudioConverterInputBlock) -> AVAudioConverterOutputStatus {
         do {
             guard let output = outputBuffer as? AVAudioPCMBuffer else {
                 throw AudioError.make(kAudio_ParamError, "AVAudioConverter on Linux converts only into AVAudioPCMBuffer.")

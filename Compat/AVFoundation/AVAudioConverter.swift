@@ -84,6 +84,32 @@ open class AVAudioConverter: NSObject {
         outputFramesDeliveredTotal = 0
     }
 
+    /// Converts one buffer into another at the same sample rate (sample type,
+    /// channel count and interleaving may differ).
+    /// - Throws: `kAudioConverterErr_FormatNotSupported` if the rates differ
+    ///   (use `convert(to:error:withInputFrom:)`) or the input buffer is not in
+    ///   `inputFormat`; `kAudio_ParamError` if the output buffer is not in
+    ///   `outputFormat` or too small.
+    open func convert(to outputBuffer: AVAudioPCMBuffer, from inputBuffer: AVAudioPCMBuffer) throws {
+        try convertBuffer(to: outputBuffer, from: inputBuffer)
+    }
+
+    /// Converts a stream, pulling input from `inputBlock` until the output
+    /// buffer is full, the block has no data now, or the stream ends.
+    ///
+    /// Returns `.haveData` when the buffer was filled (or holds the last
+    /// frames of the stream), `.inputRanDry` when the block reported
+    /// `.noDataNow` (the buffer may hold some frames), `.endOfStream` once
+    /// everything has been delivered, and `.error` with `outError` set on
+    /// failure. After the end of the stream, further calls return
+    /// `.endOfStream` until `reset()`. The block is not `@Sendable` and does
+    /// not escape, as in Apple's SDK.
+    @discardableResult
+    open func convert(to outputBuffer: AVAudioBuffer, error outError: NSErrorPointer,
+                      withInputFrom inputBlock: AVAudioConverterInputBlock) -> AVAudioConverterOutputStatus {
+        convertStream(to: outputBuffer, error: outError, withInputFrom: inputBlock)
+    }
+
     /// Whether the formats differ in sample rate.
     var changesRate: Bool { inputFormat.sampleRate != outputFormat.sampleRate }
 

@@ -2,16 +2,13 @@
 // happens when the capture device fails.
 
 extension AVAudioEngine {
-    /// Prepares the engine to start (resources are taken in `start()` on Linux).
-    public func prepare() {
+    /// Marks the engine prepared (resources are taken in `start()` on Linux).
+    func prepareEngine() {
         withState { state in state.prepared = true }
     }
 
-    /// Starts the engine, opening the capture device if `inputNode` was used.
-    /// - Throws: `kAudioHardwareBadDeviceError` in `NSOSStatusErrorDomain`
-    ///   when the ALSA device cannot be opened or configured; the message
-    ///   names the device and how to choose another.
-    public func start() throws {
+    /// Starts capture from the input source if `inputNode` was used.
+    func startEngine() throws {
         let needsCapture: AVAudioInputNode? = withState { state in
             state.prepared = true
             guard state.session == nil, !state.runningWithoutInput else { return nil }
@@ -30,13 +27,8 @@ extension AVAudioEngine {
         session.start()
     }
 
-    /// Pauses the engine.
-    /// - Note: On Linux pausing stops capture, like `stop()`.
-    public func pause() { stop() }
-
-    /// Stops the engine and releases the capture device. Tap calls already
-    /// queued run before `stop()` returns (unless it is called from a tap).
-    public func stop() {
+    /// Stops capture and waits for queued tap calls (unless called from a tap).
+    func stopEngine() {
         let session: CaptureSession? = withState { state in
             defer {
                 state.session = nil
@@ -48,7 +40,7 @@ extension AVAudioEngine {
     }
 
     /// Resets every attached node's state (pending tap frames).
-    public func reset() {
+    func resetEngine() {
         for node in attachedNodes { node.reset() }
     }
 

@@ -34,9 +34,19 @@ open class AVAudioEngine: NSObject, @unchecked Sendable {
     /// Makes capture sources; ALSA from the environment unless a test injects one.
     let makeSource: () -> AudioCaptureSource
 
-    /// Creates an engine that captures from the ALSA device in the environment.
-    public override convenience init() {
-        self.init(makeSource: { ALSACaptureSource(configuration: .fromEnvironment()) })
+    /// Creates an engine that captures from `AVAudioEngine.InputSource.default`:
+    /// the ALSA device in the environment unless a test chose another source.
+    /// Designated, as Apple's, so subclasses inherit it.
+    public override init() {
+        self.makeSource = InputSource.default.makeSource
+        super.init()
+    }
+
+    /// Creates an engine that captures from a chosen source: a file, a
+    /// synthetic signal or an ALSA device (a SpeechCompat addition for tests;
+    /// not Apple API).
+    public convenience init(inputSource: InputSource) {
+        self.init(makeSource: inputSource.makeSource)
     }
 
     /// Creates an engine over a capture source factory.
@@ -165,6 +175,27 @@ open class AVAudioEngine: NSObject, @unchecked Sendable {
         defer { lock.unlock() }
         node.connectedOutputFormats.removeAll()
     }
+
+    /// Prepares the engine to start (resources are taken in `start()` on Linux).
+    open func prepare() { prepareEngine() }
+
+    /// Starts the engine, opening the capture source if `inputNode` was used.
+    /// - Throws: `kAudioHardwareBadDeviceError` in `NSOSStatusErrorDomain`
+    ///   when the ALSA device cannot be opened or configured (the message
+    ///   names the device and how to choose another), or the input file
+    ///   cannot be read.
+    open func start() throws { try startEngine() }
+
+    /// Pauses the engine.
+    /// - Note: On Linux pausing stops capture, like `stop()`.
+    open func pause() { stopEngine() }
+
+    /// Stops the engine and releases the capture source. Tap calls already
+    /// queued run before `stop()` returns (unless it is called from a tap).
+    open func stop() { stopEngine() }
+
+    /// Resets every attached node's state (pending tap frames).
+    open func reset() { resetEngine() }
 
     /// Whether the engine is running.
     open var isRunning: Bool {

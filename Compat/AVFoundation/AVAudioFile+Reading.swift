@@ -16,6 +16,8 @@ extension AVAudioFile {
 
     /// Reads up to `frames` frames (at most the buffer's capacity), as `read(into:)`.
     public func read(into buffer: AVAudioPCMBuffer, frameCount frames: AVAudioFrameCount) throws {
+        lock.lock()
+        defer { lock.unlock() }
         let handle = try openHandle()
         guard !isWriting else {
             throw AudioError.make(kAudio_ParamError, "\(url.path) was opened for writing, not reading.", url: url)

@@ -12,6 +12,8 @@ extension AVAudioFile {
     ///   `processingFormat` or the file was opened for reading;
     ///   `kAudioFileUnspecifiedError` if the encoder fails (e.g. disk full).
     public func write(from buffer: AVAudioPCMBuffer) throws {
+        lock.lock()
+        defer { lock.unlock() }
         let handle = try openHandle()
         guard isWriting else {
             throw AudioError.make(kAudio_ParamError, "\(url.path) was opened for reading, not writing.", url: url)

@@ -13,13 +13,21 @@ import CSndFile
 ///   CAF, W64, FLAC, Ogg Vorbis, Ogg Opus and MP3 read; the same containers
 ///   write, chosen by the URL's extension. AAC/M4A is not available and throws
 ///   `kAudioFileUnsupportedFileTypeError` in `NSOSStatusErrorDomain`.
-open class AVAudioFile: NSObject {
+///
+/// The file is `Sendable`, as in Apple's 26 SDK: the read/write position and
+/// the libsndfile handle are guarded by a lock, so tasks may share a file;
+/// each `read` or `write` call is atomic (two tasks reading one file still
+/// take turns through one position).
+open class AVAudioFile: NSObject, @unchecked Sendable {
     /// The file's location.
     public let url: URL
     /// The format of the audio on disk.
     public let fileFormat: AVAudioFormat
     /// The format of buffers read from or written to the file.
     public let processingFormat: AVAudioFormat
+    /// Guards `handle`, `position` and `frameCount`: held for the whole of
+    /// each read, write, seek and close.
+    let lock = NSLock()
     /// The libsndfile handle; `nil` once closed.
     var handle: OpaquePointer?
     /// Whether the file was opened for writing.
@@ -114,30 +122,41 @@ open class AVAudioFile: NSObject {
     }
 
     /// The number of sample frames in the file (or written so far).
-    open var length: AVAudioFramePosition { frameCount }
+    open var length: AVAudioFramePosition { locked { frameCount } }
 
     /// The position of the next frame to read or write. Setting it seeks
     /// (reading only; the value is clamped to `0...length`).
     open var framePosition: AVAudioFramePosition {
-        get { position }
+        get { locked { position } }
         set {
-            guard !isWriting, let handle else { return }
-            let target = min(max(newValue, 0), frameCount)
-            if sf_seek(handle, target, SEEK_SET) >= 0 { position = target }
+            locked {
+                guard !isWriting, let handle else { return }
+                let target = min(max(newValue, 0), frameCount)
+                if sf_seek(handle, target, SEEK_SET) >= 0 { position = target }
+            }
         }
     }
 
     /// Whether the file is still open.
-    open var isOpen: Bool { handle != nil }
+    open var isOpen: Bool { locked { handle != nil } }
 
     /// Closes the file, finishing its header when writing; later reads and
     /// writes throw.
     open func close() {
-        if let handle { sf_close(handle) }
-        handle = nil
+        locked {
+            if let handle { sf_close(handle) }
+            handle = nil
+        }
     }
 
-    /// The open handle, or the error for a closed file.
+    /// Runs `body` holding the file's lock.
+    func locked<Result>(_ body: () throws -> Result) rethrows -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body()
+    }
+
+    /// The open handle, or the error for a closed file (caller holds `lock`).
     func openHandle() throws -> OpaquePointer {
         guard let handle else {
             throw AudioError.make(kAudioFileNotOpenError, "The audio file \(url.path) has been closed.", url: url)

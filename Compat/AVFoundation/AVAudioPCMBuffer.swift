@@ -17,7 +17,8 @@ open class AVAudioPCMBuffer: AVAudioBuffer, @unchecked Sendable {
     let sampleMemory: UnsafeMutableRawPointer
     /// One pointer per channel into `sampleMemory`, bound to the sample type.
     private let channelPointerMemory: UnsafeMutableRawPointer
-    private var validFrames: AVAudioFrameCount = 0
+    /// Bytes per frame in each Core Audio buffer of the list.
+    private let bytesPerBufferFrame: Int
 
     /// Creates an empty buffer (`frameLength == 0`) for a PCM format.
     ///
@@ -53,7 +54,14 @@ open class AVAudioPCMBuffer: AVAudioBuffer, @unchecked Sendable {
         }
         sampleMemory = memory
         channelPointerMemory = pointerMemory
-        super.init(bufferFormat: format)
+        let planes = format.isInterleaved ? 1 : channels
+        bytesPerBufferFrame = format.isInterleaved ? channels * bytesPerSample : bytesPerSample
+        super.init(bufferFormat: format, bufferCount: planes)
+        // The Core Audio view: one buffer per plane, sized by frameLength (0).
+        for plane in 0..<planes {
+            bufferList[plane] = AudioBuffer(mNumberChannels: UInt32(format.isInterleaved ? channels : 1),
+                                            mDataByteSize: 0, mData: memory + plane * channelOffset)
+        }
     }
 
     deinit {
@@ -62,14 +70,21 @@ open class AVAudioPCMBuffer: AVAudioBuffer, @unchecked Sendable {
     }
 
     /// The number of valid frames; at most `frameCapacity`.
+    ///
+    /// It lives in the `mDataByteSize` fields of `audioBufferList`: setting
+    /// one updates the other, as on Apple platforms.
     /// - Precondition: Setting a length above `frameCapacity` is a programmer
     ///   error (Apple raises an exception).
     open var frameLength: AVAudioFrameCount {
-        get { validFrames }
+        get {
+            guard bufferList.count > 0 else { return 0 }
+            return min(frameCapacity, AVAudioFrameCount(Int(bufferList[0].mDataByteSize) / bytesPerBufferFrame))
+        }
         set {
             precondition(newValue <= frameCapacity,
                          "required condition is false: length <= frameCapacity (\(newValue) > \(frameCapacity))")
-            validFrames = newValue
+            let byteSize = UInt32(Int(newValue) * bytesPerBufferFrame)
+            for plane in 0..<bufferList.count { bufferList[plane].mDataByteSize = byteSize }
         }
     }
 

@@ -91,7 +91,7 @@ open class AVAudioSession: NSObject, @unchecked Sendable {
     /// The hardware sample rate: the capture device's when it opens, else the
     /// preferred rate, else 48 kHz.
     open var sampleRate: Double {
-        let source = ALSACaptureSource(configuration: .fromEnvironment())
+        let source = AVAudioEngine.InputSource.default.makeSource()
         defer { source.close() }
         if (try? source.open()) != nil { return Double(source.parameters.rate) }
         let preferred = snapshot.preferredRate
@@ -120,7 +120,7 @@ open class AVAudioSession: NSObject, @unchecked Sendable {
 
     /// Whether an input device can be opened now.
     open var isInputAvailable: Bool {
-        let source = ALSACaptureSource(configuration: .fromEnvironment())
+        let source = AVAudioEngine.InputSource.default.makeSource()
         defer { source.close() }
         return (try? source.open()) != nil
     }
@@ -136,10 +136,22 @@ open class AVAudioSession: NSObject, @unchecked Sendable {
     }
 
     /// Asks for record permission; `response` runs on a background queue.
+    ///
+    /// The closure is not `@Sendable`, as in Apple's SDK (Objective-C blocks
+    /// import without it), so code that captures non-Sendable state compiles.
     /// - Note: On Linux the first request opens the capture device; later
     ///   requests return the stored answer.
     @available(iOS, introduced: 7.0, deprecated: 17.0, message: "Use AVAudioApplication.requestRecordPermission")
-    open func requestRecordPermission(_ response: @escaping @Sendable (Bool) -> Void) {
-        RecordPermissionStore.shared.request(completion: response)
+    open func requestRecordPermission(_ response: @escaping (Bool) -> Void) {
+        // The answer arrives on another queue, as on iOS; the caller owns the
+        // thread-safety of what the closure captures, as there.
+        let handler = UncheckedPermissionHandler(response)
+        RecordPermissionStore.shared.request { granted in handler.response(granted) }
     }
+}
+
+/// Carries a non-Sendable completion handler to the queue that answers.
+private struct UncheckedPermissionHandler: @unchecked Sendable {
+    let response: (Bool) -> Void
+    init(_ response: @escaping (Bool) -> Void) { self.response = response }
 }

@@ -2,18 +2,6 @@
 // calls, which macOS speech samples use instead of AVAudioSession
 // (API.md §2.11, optional shims).
 
-/// A kind of media a capture device records.
-public struct AVMediaType: Hashable, RawRepresentable, @unchecked Sendable {
-    /// The media type's identifier.
-    public let rawValue: String
-    /// Creates a media type from its identifier.
-    public init(rawValue: String) { self.rawValue = rawValue }
-    /// Audio.
-    public static let audio = AVMediaType(rawValue: "soun")
-    /// Video.
-    public static let video = AVMediaType(rawValue: "vide")
-}
-
 /// Whether the app may capture a media type.
 public enum AVAuthorizationStatus: Int, @unchecked Sendable {
     /// Not asked yet.

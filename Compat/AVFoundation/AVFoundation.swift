@@ -2,6 +2,12 @@
 @_exported import CoreMedia
 // Apple's AVFoundation re-exports Foundation (`URL`, `NSError`, `Notification`).
 @_exported import Foundation
+// On Apple platforms `@Observable` reaches code that imports only Foundation,
+// Speech and AVFoundation (the SDK modules bring Observation in with them).
+// swift-corelibs-foundation does not, so AVFoundation, and through it Speech
+// and AVFAudio, re-export the toolchain's Observation module: an
+// `@Observable` recognizer class compiles with those imports unchanged.
+@_exported import Observation
 
 /// A number of sample frames.
 public typealias AVAudioFrameCount = UInt32

@@ -2,9 +2,6 @@
 // NSOSStatusErrorDomain with Core Audio's codes and a message that says what
 // to do (API.md §2.5, §2.6).
 
-/// A Core Audio status code.
-public typealias OSStatus = Int32
-
 /// The file does not exist (`fnfErr`).
 public let kAudioFileFileNotFoundError: OSStatus = -43
 /// The file cannot be opened for lack of permission (`'prm?'`).

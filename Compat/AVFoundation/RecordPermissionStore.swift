@@ -24,9 +24,10 @@ final class RecordPermissionStore: @unchecked Sendable {
     /// Whether capture is possible; replaced in tests through `resetForTesting`.
     private var probe: @Sendable () -> Bool = RecordPermissionStore.deviceOpens
 
-    /// Whether the ALSA capture device from the environment opens.
+    /// Whether the default input source (the ALSA device from the
+    /// environment unless a test chose a file or signal) opens.
     private static let deviceOpens: @Sendable () -> Bool = {
-        let source = ALSACaptureSource(configuration: .fromEnvironment())
+        let source = AVAudioEngine.InputSource.default.makeSource()
         defer { source.close() }
         return (try? source.open()) != nil
     }

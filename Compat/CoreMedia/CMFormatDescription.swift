@@ -42,3 +42,8 @@ public func CMAudioFormatDescriptionGetStreamBasicDescription(
 
 /// The media type of a description.
 public func CMFormatDescriptionGetMediaType(_ desc: CMFormatDescription) -> CMMediaType { desc.mediaType }
+
+/// A track's persistent identifier within its asset (0 is invalid).
+public typealias CMPersistentTrackID = Int32
+/// The invalid track identifier.
+public let kCMPersistentTrackID_Invalid: CMPersistentTrackID = 0

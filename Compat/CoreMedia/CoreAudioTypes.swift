@@ -1,6 +1,12 @@
 // The CoreAudioTypes names that CoreMedia and AVFoundation share: format
 // identifiers, format flags and AudioStreamBasicDescription.
 
+/// A status code returned by Core Audio and Core Media calls (`MacTypes.h`);
+/// 0 (`noErr`) means success.
+public typealias OSStatus = Int32
+/// The status of a call that succeeded.
+public let noErr: OSStatus = 0
+
 /// A Core Audio format identifier (a four-character code).
 public typealias AudioFormatID = UInt32
 /// Flags refining an `AudioFormatID`.
