@@ -13,10 +13,17 @@ public final class WhisperModel: Sendable {
     let config: ModelConfig
 
     /// Loads `model.bin`, `config.json` and the tokenizer from `directory`.
+    /// A folder holding a known model's files (by `model.bin`'s size) is
+    /// checked against that model's SHA-256 pins, once per change of the
+    /// files (`VerificationStamp`); every folder is checked for structure:
+    /// sizes, shapes, finite weights, ids in range.
     /// - Throws: `EngineError(.modelNotFound)` when files are missing,
     ///   `EngineError(.invalidModelFile)` when they are corrupt.
     public init(directory: URL) throws {
         self.directory = directory
+        // An installed model corrupted since its last check fails here, by hash,
+        // with the install command as the fix (cheap when nothing changed).
+        try AssetStore.verifyPinnedContents(of: directory)
         var file = try ModelFile(contentsOf: directory.appendingPathComponent("model.bin"))
         guard file.specName == "WhisperSpec" else {
             throw EngineError(.invalidModelFile,
@@ -24,7 +31,9 @@ public final class WhisperModel: Sendable {
         }
         let dimensions = try file.dimensions()
         self.dimensions = dimensions
-        config = try ModelConfig(contentsOf: directory.appendingPathComponent("config.json"))
+        let configURL = directory.appendingPathComponent("config.json")
+        config = try ModelConfig(contentsOf: configURL)
+        try config.validate(against: dimensions, url: configURL)
         tokenizer = try BPETokenizer(directory: directory, isMultilingual: dimensions.isMultilingual)
         encoder = AudioEncoder(weights: try file.encoderWeights(dimensions), dimensions: dimensions)
         decoder = TextDecoder(weights: try file.decoderWeights(dimensions), dimensions: dimensions)

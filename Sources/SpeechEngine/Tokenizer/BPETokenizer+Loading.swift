@@ -67,7 +67,7 @@ extension BPETokenizer {
         var byteTokens: [Int32] = []
         byteTokens.reserveCapacity(256)
         for scalar in ByteLevelAlphabet.scalarForByte {
-            guard let id = vocab[String(scalar)], id < textTokenCount else {
+            guard let id = vocab[String(scalar)], (0..<textTokenCount).contains(id) else {
                 throw TokenizerFileProblem(reason: "the vocabulary lacks the byte token \(scalar)")
             }
             byteTokens.append(Int32(id))
@@ -77,8 +77,12 @@ extension BPETokenizer {
         var merges: [UInt64: Merge] = [:]
         merges.reserveCapacity(contents.model.merges.count)
         for (rank, pair) in contents.model.merges.enumerated() {
+            // Ids come from the file: all three must be text tokens (this also
+            // keeps them within Int32).
+            let texts = 0..<textTokenCount
             guard let left = vocab[pair.left], let right = vocab[pair.right],
-                  let merged = vocab[pair.left + pair.right], merged < textTokenCount else {
+                  let merged = vocab[pair.left + pair.right],
+                  texts.contains(left), texts.contains(right), texts.contains(merged) else {
                 throw TokenizerFileProblem(reason: "merge \(rank) (\(pair.left) \(pair.right)) names unknown tokens")
             }
             let key = Self.pairKey(Int32(left), Int32(right))
