@@ -24,19 +24,36 @@ public final class WhisperModel: Sendable {
         // An installed model corrupted since its last check fails here, by hash,
         // with the install command as the fix (cheap when nothing changed).
         try AssetStore.verifyPinnedContents(of: directory)
-        var file = try ModelFile(contentsOf: directory.appendingPathComponent("model.bin"))
+        let weights = try Self.readWeights(directory.appendingPathComponent("model.bin"))
+        dimensions = weights.dimensions
+        let configURL = directory.appendingPathComponent("config.json")
+        config = try ModelConfig(contentsOf: configURL)
+        try config.validate(against: dimensions, url: configURL)
+        tokenizer = try BPETokenizer(directory: directory, isMultilingual: dimensions.isMultilingual)
+        encoder = AudioEncoder(weights: weights.encoder, dimensions: dimensions)
+        decoder = TextDecoder(weights: weights.decoder, dimensions: dimensions)
+    }
+
+    /// The checked contents of a `model.bin`.
+    struct Weights {
+        var dimensions: ModelDimensions
+        var encoder: EncoderWeights
+        var decoder: DecoderWeights
+    }
+
+    /// Reads a `model.bin` and checks it is a Whisper checkpoint of
+    /// consistent, supported sizes with every weight finite.
+    /// - Throws: `EngineError(.modelNotFound)` when the file is missing,
+    ///   `EngineError(.invalidModelFile)` naming what is wrong otherwise.
+    static func readWeights(_ url: URL) throws -> Weights {
+        var file = try ModelFile(contentsOf: url)
         guard file.specName == "WhisperSpec" else {
             throw EngineError(.invalidModelFile,
                               "\(file.url.path) holds a \(file.specName), not a Whisper model. Reinstall with `speech assets install`.")
         }
         let dimensions = try file.dimensions()
-        self.dimensions = dimensions
-        let configURL = directory.appendingPathComponent("config.json")
-        config = try ModelConfig(contentsOf: configURL)
-        try config.validate(against: dimensions, url: configURL)
-        tokenizer = try BPETokenizer(directory: directory, isMultilingual: dimensions.isMultilingual)
-        encoder = AudioEncoder(weights: try file.encoderWeights(dimensions), dimensions: dimensions)
-        decoder = TextDecoder(weights: try file.decoderWeights(dimensions), dimensions: dimensions)
+        return Weights(dimensions: dimensions, encoder: try file.encoderWeights(dimensions),
+                       decoder: try file.decoderWeights(dimensions))
     }
 
     /// Loads an installed model from an asset store.
