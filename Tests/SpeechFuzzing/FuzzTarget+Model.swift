@@ -61,8 +61,8 @@ extension FuzzTarget {
 }
 
 /// A synthetic byte-level BPE `tokenizer.json` with Whisper's English-only
-/// layout: the 256 byte tokens, filler tokens up to id 50,255, a few merges
-/// (including the rank-0 `Ġ t` the loader checks for) and `<|endoftext|>`.
+/// layout: the 256 byte tokens, filler tokens up to id 50,255, five merges
+/// (including `Ġ t`, which the loader checks for) and `<|endoftext|>`.
 public enum SyntheticTokenizer {
     /// GPT-2's byte-to-character table: printable bytes stand for
     /// themselves, the rest for U+0100 onwards.
@@ -103,7 +103,7 @@ public enum SyntheticTokenizer {
             return result + "\""
         }
         let vocabText = vocab.map { "\(quoted($0.0)):\($0.1)" }.joined(separator: ",")
-        let merges = ["\u{0120} t", "t k", "t h", "th e", "\u{0120} the"].map(quoted).joined(separator: ",")
+        let merges = ["t h", "th e", "\u{0120} the", "\u{0120} t", "t k"].map(quoted).joined(separator: ",")
         return Array("""
         {"version":"1.0","added_tokens":[{"id":50256,"content":"<|endoftext|>","special":true}],\
         "model":{"type":"BPE","vocab":{\(vocabText)},"merges":[\(merges)]}}
