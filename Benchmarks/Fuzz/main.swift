@@ -1,6 +1,7 @@
 // SpeechFuzz: long fuzzing runs of the file parsers (see Benchmarks/Fuzz/run.sh).
 //
 //   SpeechFuzz <target|all> [--iterations N] [--seconds S] [--seed X] [--findings DIR] [--scratch DIR]
+//   SpeechFuzz <target> --replay FILE     (runs one saved input and prints what happened)
 //
 // Each target runs its seeds, then mutants, deterministically for the seed.
 // Findings (contract violations, inputs slower than 5 s) are written to the
@@ -17,6 +18,7 @@ struct Arguments {
     var seed: UInt64 = 1
     var findings = URL(fileURLWithPath: "Benchmarks/Fuzz/findings")
     var scratch = FileManager.default.temporaryDirectory.appendingPathComponent("speech-fuzz-\(getpid())")
+    var replay: URL?
 
     init(_ arguments: [String]) throws {
         var rest = arguments[...]
@@ -31,6 +33,7 @@ struct Arguments {
             case "--seed": seed = UInt64(try value()) ?? seed
             case "--findings": findings = URL(fileURLWithPath: try value())
             case "--scratch": scratch = URL(fileURLWithPath: try value())
+            case "--replay": replay = URL(fileURLWithPath: try value())
             case "all": targets = FuzzTarget.all
             default:
                 guard let target = FuzzTarget.named(argument) else {
@@ -51,6 +54,20 @@ struct UsageError: Error, CustomStringConvertible {
 
 do {
     let arguments = try Arguments(Array(CommandLine.arguments.dropFirst()))
+    if let replay = arguments.replay, let target = arguments.targets.first {
+        // A copy in scratch, as the runner writes inputs (some targets rename theirs).
+        try FileManager.default.createDirectory(at: arguments.scratch, withIntermediateDirectories: true)
+        let input = arguments.scratch.appendingPathComponent("input." + replay.pathExtension)
+        try? FileManager.default.removeItem(at: input)
+        try FileManager.default.copyItem(at: replay, to: input)
+        do {
+            print("\(target.name): \(try await target.execute(input))")
+        } catch {
+            print("\(target.name): contract broken: \(error)")
+            exit(2)
+        }
+        exit(0)
+    }
     var findingCount = 0
     for target in arguments.targets {
         let scratch = arguments.scratch.appendingPathComponent(target.name)
