@@ -16,7 +16,7 @@ struct Arguments {
     var iterations = 10_000
     var seconds = Double.infinity
     var seed: UInt64 = 1
-    var findings = URL(fileURLWithPath: "Benchmarks/Fuzz/findings")
+    var findings = URL(fileURLWithPath: "Benchmarks/FuzzFindings")
     var scratch = FileManager.default.temporaryDirectory.appendingPathComponent("speech-fuzz-\(getpid())")
     var replay: URL?
 

@@ -4,7 +4,7 @@
 #
 #   Benchmarks/Fuzz/run.sh [SECONDS_PER_TARGET] [SEEDS...]
 #
-# Findings go to Benchmarks/Fuzz/findings/; a crashing input is copied there
+# Findings go to Benchmarks/FuzzFindings/; a crashing input is copied there
 # as crash-<target>-<seed>.<ext>. Record the summary lines in RESULTS.md.
 set -u
 cd "$(dirname "$0")/../.."
@@ -22,9 +22,9 @@ for target in model-bin tokenizer-json audio custom-lm manifest suite-json; do
     code=$?
     if [ $code -ne 0 ] && [ $code -ne 2 ]; then
       echo "$target seed $seed: exit $code (crash or hang); input kept"
-      mkdir -p Benchmarks/Fuzz/findings
+      mkdir -p Benchmarks/FuzzFindings
       for input in "$scratch"/*/input*; do
-        [ -e "$input" ] && cp "$input" "Benchmarks/Fuzz/findings/crash-$target-$seed.${input##*.}"
+        [ -e "$input" ] && cp "$input" "Benchmarks/FuzzFindings/crash-$target-$seed.${input##*.}"
       done
       status=1
     fi

@@ -107,9 +107,9 @@ struct ModelFile {
                 let n = min(piece, count - done)
                 do {
                     let finite = try reader.withBytes(n * width) { raw in
-                        let piece = UnsafeMutableBufferPointer(rebasing: out[done..<(done + n)])
-                        convert(raw, into: piece, dtype: dtype)
-                        return allFinite(UnsafeBufferPointer(piece))
+                        let slice = UnsafeMutableBufferPointer(rebasing: out[done..<(done + n)])
+                        convert(raw, into: slice, dtype: dtype)
+                        return allFinite(UnsafeBufferPointer(slice))
                     }
                     // A flipped exponent bit makes an Inf or NaN weight, which
                     // would turn every later activation into NaN.
