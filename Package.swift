@@ -107,6 +107,9 @@ let package = Package(
                 path: "Tests/SpeechFuzzing", swiftSettings: swift6),
         .executableTarget(name: "SpeechFuzz", dependencies: ["SpeechFuzzing"], path: "Benchmarks/Fuzz",
                           exclude: ["run.sh"], swiftSettings: swift6),
+        // The same targets under libFuzzer (Benchmarks/LibFuzzer/run.sh builds it with -sanitize=fuzzer).
+        .executableTarget(name: "SpeechLibFuzzer", dependencies: ["SpeechFuzzing"], path: "Benchmarks/LibFuzzer",
+                          exclude: ["run.sh"], swiftSettings: swift6),
         // Fast unit tests (debug).
         .testTarget(name: "SpeechEngineTests", dependencies: ["SpeechEngine", "TestSupport", "SpeechFuzzing"],
                     swiftSettings: swift6),

@@ -2,6 +2,7 @@
 //
 //   SpeechFuzz <target|all> [--iterations N] [--seconds S] [--seed X] [--findings DIR] [--scratch DIR]
 //   SpeechFuzz <target> --replay FILE     (runs one saved input and prints what happened)
+//   SpeechFuzz <target> --write-seeds DIR (writes the target's seeds, e.g. as a libFuzzer corpus)
 //
 // Each target runs its seeds, then mutants, deterministically for the seed.
 // Findings (contract violations, inputs slower than 5 s) are written to the
@@ -19,6 +20,7 @@ struct Arguments {
     var findings = URL(fileURLWithPath: "Benchmarks/FuzzFindings")
     var scratch = FileManager.default.temporaryDirectory.appendingPathComponent("speech-fuzz-\(getpid())")
     var replay: URL?
+    var seedsFolder: URL?
 
     init(_ arguments: [String]) throws {
         var rest = arguments[...]
@@ -34,6 +36,7 @@ struct Arguments {
             case "--findings": findings = URL(fileURLWithPath: try value())
             case "--scratch": scratch = URL(fileURLWithPath: try value())
             case "--replay": replay = URL(fileURLWithPath: try value())
+            case "--write-seeds": seedsFolder = URL(fileURLWithPath: try value())
             case "all": targets = FuzzTarget.all
             default:
                 guard let target = FuzzTarget.named(argument) else {
@@ -54,6 +57,15 @@ struct UsageError: Error, CustomStringConvertible {
 
 do {
     let arguments = try Arguments(Array(CommandLine.arguments.dropFirst()))
+    if let folder = arguments.seedsFolder {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        for target in arguments.targets {
+            for (index, seed) in try target.seeds().enumerated() {
+                try Data(seed.bytes).write(to: folder.appendingPathComponent("\(target.name)-\(index)-\(seed.name)"))
+            }
+        }
+        exit(0)
+    }
     if let replay = arguments.replay, let target = arguments.targets.first {
         // A copy in scratch, as the runner writes inputs (some targets rename theirs).
         try FileManager.default.createDirectory(at: arguments.scratch, withIntermediateDirectories: true)
