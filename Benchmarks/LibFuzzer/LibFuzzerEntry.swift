@@ -47,10 +47,25 @@ enum LibFuzzerHarness {
 }
 
 #if SPEECH_LIBFUZZER
+/// libFuzzer's entry for programs that own `main` (SwiftPM names the
+/// executable's entry `SpeechLibFuzzer_main`, so libFuzzer's own `main` is not linked).
+@_silgen_name("LLVMFuzzerRunDriver")
+func LLVMFuzzerRunDriver(_ argc: UnsafeMutablePointer<CInt>,
+                         _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+                         _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt) -> CInt
+
+/// The callback libFuzzer's own `main` looks for.
 @_cdecl("LLVMFuzzerTestOneInput")
-public func speechFuzzOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
-    LibFuzzerHarness.run(Array(UnsafeBufferPointer(start: data, count: size)))
+public func speechFuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    LibFuzzerHarness.run(data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? [])
     return 0
+}
+
+@_cdecl("SpeechLibFuzzer_main")
+public func speechLibFuzzerMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
+    var count = argc
+    var arguments = argv
+    return LLVMFuzzerRunDriver(&count, &arguments) { data, size in speechFuzzOne(data, size) }
 }
 #else
 @main
