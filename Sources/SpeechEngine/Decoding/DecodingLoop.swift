@@ -108,7 +108,12 @@ struct DecodingLoop {
             let penalty = lengthPenalty.map { pow((5 + length) / 6, $0) } ?? length
             return (tokens, candidate.sumLogProbability, candidate.sumLogProbability / max(penalty, 1))
         }.sorted { $0.score > $1.score }
-        let best = scored[0]
+        // No candidate at all (every beam's logits non-finite): an empty, improbable result.
+        guard let best = scored.first else {
+            return DecodingResult(tokens: [], sumLogProbability: -.infinity, averageLogProbability: -.infinity,
+                                  noSpeechProbability: noSpeechProbability, temperature: temperature,
+                                  compressionRatio: 0, alternatives: [])
+        }
         // ref: decoding.py 757, 784: the ratio is taken on the stripped text.
         let text = model.tokenizer.decode(best.tokens).trimmingCharacters(in: .whitespacesAndNewlines)
         var seen: Set<[Int]> = [best.tokens]
@@ -143,6 +148,8 @@ struct DecodingLoop {
             weights[i] = w
             total += w
         }
+        // Every token suppressed, or logits gone non-finite: nothing to sample from.
+        guard total > 0, total.isFinite else { return argmax(logits, from: start, count: count) }
         var target = Double.random(in: 0..<total, using: &generator)
         for i in 0..<count where weights[i] > 0 {
             target -= weights[i]

@@ -70,22 +70,13 @@ enum LogitFilters {
     /// Contextual-phrase biasing: boosts the next token of any phrase whose
     /// beginning the sequence has just produced, and (less) the first token of
     /// each phrase. Works on token sequences, so multi-token names are favoured
-    /// as a whole once started.
-    static func phraseBias(_ phrases: [[Int]], boost: Float) -> LogitFilter {
-        let phrases = phrases.filter { !$0.isEmpty }
-        return LogitFilter { logits, tokens, sampleBegin in
-            let sampled = Array(tokens[sampleBegin...])
-            for phrase in phrases {
-                // Longest k < phrase.count such that the sampled text ends with phrase[0..<k].
-                var matched = 0
-                for k in stride(from: min(phrase.count - 1, sampled.count), through: 1, by: -1)
-                where Array(sampled.suffix(k)) == Array(phrase.prefix(k)) {
-                    matched = k
-                    break
-                }
-                let next = phrase[matched]
-                guard next < logits.count, logits[next] > -.infinity else { continue }
-                logits[next] += matched > 0 ? boost : boost / 2
+    /// as a whole once started. Each token gets the largest applicable boost
+    /// once, however many phrases share it (`PhraseBiasTable`).
+    static func phraseBias(_ table: PhraseBiasTable, boost: Float) -> LogitFilter {
+        LogitFilter { logits, tokens, sampleBegin in
+            for (token, amount) in table.boosts(after: tokens[sampleBegin...], boost: boost)
+            where token >= 0 && token < logits.count && logits[token] > -.infinity {
+                logits[token] += amount
             }
         }
     }

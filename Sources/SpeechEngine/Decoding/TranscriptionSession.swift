@@ -11,7 +11,8 @@ struct TranscriptionSession {
     /// Tokens of everything decoded so far (plus the initial prompt), for conditioning.
     private var history: [Int] = []
     private var historyResetIndex = 0
-    private let phraseTokens: [[Int]]
+    /// The capped phrases' bias lookup, or `nil` without phrases.
+    private let phraseTable: PhraseBiasTable?
     private var generator = SeededGenerator(seed: 0x5EED)
     /// Engine compute threads (`ComputeThreads`) for the encoder and the decoder alike.
     private let threadCount: Int
@@ -44,17 +45,14 @@ struct TranscriptionSession {
             language = "en"
         }
         var promptText = options.initialPrompt?.trimmingCharacters(in: .whitespaces) ?? ""
-        // Contextual phrases go into the prompt (spelling and vocabulary) and the bias filter.
-        if !options.phrases.isEmpty {
-            let glossary = options.phrases.joined(separator: ", ")
-            promptText = promptText.isEmpty ? glossary + "." : promptText + " " + glossary + "."
+        // Contextual phrases go into the prompt (spelling and vocabulary) and the
+        // bias filter, both capped (`ContextualPhrases`) so they cannot drown the audio.
+        let phrases = ContextualPhrases(options.phrases, tokenizer: tokenizer)
+        if !phrases.glossary.isEmpty {
+            promptText = promptText.isEmpty ? phrases.glossary : promptText + " " + phrases.glossary
         }
         if !promptText.isEmpty { history = tokenizer.encode(" " + promptText) }
-        phraseTokens = options.phrases.flatMap { phrase -> [[Int]] in
-            let trimmed = phrase.trimmingCharacters(in: .whitespaces)
-            guard !trimmed.isEmpty else { return [] }
-            return [tokenizer.encode(" " + trimmed), tokenizer.encode(trimmed)]
-        }
+        phraseTable = phrases.biasSequences.isEmpty ? nil : PhraseBiasTable(phrases.biasSequences)
     }
 
     /// Encodes and decodes one 30 s window.
@@ -218,7 +216,7 @@ struct TranscriptionSession {
                        LogitFilters.suppressTokens(model.config.suppressIds + [
                            special.transcribe, special.translate, special.startOfTranscript, special.startOfPrevious,
                            special.startOfLanguageModel, special.noSpeech])]
-        if !phraseTokens.isEmpty { filters.append(LogitFilters.phraseBias(phraseTokens, boost: Float(options.phraseBoost))) }
+        if let phraseTable { filters.append(LogitFilters.phraseBias(phraseTable, boost: Float(options.phraseBoost))) }
         if !options.withoutTimestamps { filters.append(LogitFilters.timestampRules(special)) }
         let loop = DecodingLoop(model: model, cross: cross, prompt: prompt,
                                 startOfTranscriptIndex: prompt.count - startOfTranscript.count - (options.withoutTimestamps ? 1 : 0),

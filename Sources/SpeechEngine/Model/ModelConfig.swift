@@ -29,6 +29,29 @@ struct ModelConfig: Sendable, Decodable {
         }
     }
 
+    /// Checks every id and index against the model's sizes, so that a
+    /// corrupted config.json fails at load instead of indexing out of range
+    /// while decoding.
+    /// - Throws: `EngineError(.invalidModelFile)` naming the file and the bad entry.
+    func validate(against dimensions: ModelDimensions, url: URL) throws {
+        func bad(_ detail: String) -> EngineError {
+            EngineError(.invalidModelFile,
+                        "\(url.path) is corrupted (\(detail)). Reinstall with `speech assets install`.")
+        }
+        for pair in alignmentHeads {
+            guard pair.count == 2, (0..<dimensions.decoderLayerCount).contains(pair[0]),
+                  (0..<dimensions.headCount).contains(pair[1]) else {
+                throw bad("alignment head \(pair) is not a (layer, head) pair of this \(dimensions.decoderLayerCount)-layer, \(dimensions.headCount)-head decoder")
+            }
+        }
+        let vocabulary = 0..<dimensions.vocabularySize
+        for (key, ids) in [("suppress_ids", suppressIds), ("suppress_ids_begin", suppressIdsBegin), ("lang_ids", langIds)] {
+            if let id = ids.first(where: { !vocabulary.contains($0) }) {
+                throw bad("\(key) holds \(id), outside the vocabulary of \(dimensions.vocabularySize) tokens")
+            }
+        }
+    }
+
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         alignmentHeads = try container.decodeIfPresent([[Int]].self, forKey: .alignmentHeads) ?? []

@@ -34,7 +34,11 @@ struct ModelFile {
             throw EngineError(.modelNotFound, "No model file at \(url.path). Run `speech assets install` to install the model.")
         }
         defer { try? handle.close() }
-        var reader = ChunkedReader(handle: handle, fileURL: url)
+        let fileSize = (try? handle.seekToEnd()).map(Int.init) ?? 0
+        do { try handle.seek(toOffset: 0) } catch {
+            throw EngineError(.invalidModelFile, "Could not read \(url.path).", underlying: error)
+        }
+        var reader = ChunkedReader(handle: handle, fileURL: url, fileSize: fileSize)
 
         let version = try reader.u32()
         guard version == 6 else {
@@ -54,12 +58,17 @@ struct ModelFile {
             guard let dtype = DType(rawValue: rawType) else {
                 throw reader.malformed("variable \(name) has unknown dtype \(rawType)")
             }
-            let count = shape.reduce(1, *)
             let width: Int = switch dtype { case .f32, .i32: 4; case .i16, .f16, .bf16: 2; case .i8: 1 }
-            guard count * width == byteCount else {
+            // Sizes come from the file: multiply without overflow and never
+            // allocate more than the file can still hold.
+            guard let declaredBytes = Self.elementCount(shape + [width]), declaredBytes == byteCount else {
                 throw reader.malformed("variable \(name) declares \(byteCount) bytes for shape \(shape)")
             }
-            let values = try Self.readValues(count: count, width: width, dtype: dtype, from: &reader)
+            guard byteCount <= reader.remainingByteCount else {
+                throw reader.malformed("variable \(name) needs \(byteCount) bytes but only \(reader.remainingByteCount) remain: truncated")
+            }
+            let count = byteCount / width
+            let values = try Self.readValues(name: name, count: count, width: width, dtype: dtype, from: &reader)
             if rank == 0 {
                 scalars[name] = Double(values.first ?? 0)
             } else {
@@ -74,10 +83,21 @@ struct ModelFile {
         }
     }
 
+    /// The product of a shape's dimensions, or `nil` when it overflows.
+    static func elementCount(_ shape: [Int]) -> Int? {
+        var count = 1
+        for dimension in shape {
+            let (product, overflow) = count.multipliedReportingOverflow(by: dimension)
+            if overflow { return nil }
+            count = product
+        }
+        return count
+    }
+
     /// Reads `count` values into one fp32 array, converting piece by piece so
     /// that no byte buffer the size of a whole tensor (53 MB for the
     /// embeddings) is ever held next to the weights.
-    private static func readValues(count: Int, width: Int, dtype: DType,
+    private static func readValues(name: String, count: Int, width: Int, dtype: DType,
                                    from reader: inout ChunkedReader) throws -> [Float] {
         let piece = max(1, ChunkedReader.chunkSize / width)
         var failure: (any Error)?
@@ -86,9 +106,14 @@ struct ModelFile {
             while done < count {
                 let n = min(piece, count - done)
                 do {
-                    try reader.withBytes(n * width) { raw in
-                        convert(raw, into: UnsafeMutableBufferPointer(rebasing: out[done..<(done + n)]), dtype: dtype)
+                    let finite = try reader.withBytes(n * width) { raw in
+                        let slice = UnsafeMutableBufferPointer(rebasing: out[done..<(done + n)])
+                        convert(raw, into: slice, dtype: dtype)
+                        return allFinite(UnsafeBufferPointer(slice))
                     }
+                    // A flipped exponent bit makes an Inf or NaN weight, which
+                    // would turn every later activation into NaN.
+                    if !finite { throw reader.malformed("variable \(name) holds Inf or NaN values") }
                 } catch {
                     failure = error
                     // Leave the array fully initialised before throwing below.
@@ -101,6 +126,14 @@ struct ModelFile {
         }
         if let failure { throw failure }
         return values
+    }
+
+    /// Whether every value is finite; `0 * x` is NaN exactly for Inf and NaN,
+    /// and the branch-free sum vectorises (about 30 ms for 74 M values).
+    static func allFinite(_ values: UnsafeBufferPointer<Float>) -> Bool {
+        var probe: Float = 0
+        for value in values { probe += value * 0 }
+        return probe == 0
     }
 
     private static func convert(_ raw: UnsafeRawBufferPointer, into out: UnsafeMutableBufferPointer<Float>, dtype: DType) {
@@ -150,12 +183,20 @@ private struct ChunkedReader {
     let fileURL: URL
     private var buffer: [UInt8] = []
     private var position = 0
+    /// The file's size in bytes when opened.
+    let fileSize: Int
+    /// Bytes consumed so far (read and handed out).
+    private(set) var consumedByteCount = 0
     static let chunkSize = 4 << 20
 
-    init(handle: FileHandle, fileURL: URL) {
+    init(handle: FileHandle, fileURL: URL, fileSize: Int) {
         self.handle = handle
         self.fileURL = fileURL
+        self.fileSize = fileSize
     }
+
+    /// Bytes of the file not read yet.
+    var remainingByteCount: Int { max(0, fileSize - consumedByteCount) }
 
     func malformed(_ detail: String) -> EngineError {
         EngineError(.invalidModelFile,
@@ -182,6 +223,7 @@ private struct ChunkedReader {
         try fill(count)
         let start = position
         position += count
+        consumedByteCount += count
         return buffer.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[start..<(start + count)])) }
     }
 

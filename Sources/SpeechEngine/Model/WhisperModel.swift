@@ -13,21 +13,47 @@ public final class WhisperModel: Sendable {
     let config: ModelConfig
 
     /// Loads `model.bin`, `config.json` and the tokenizer from `directory`.
+    /// A folder holding a known model's files (by `model.bin`'s size) is
+    /// checked against that model's SHA-256 pins, once per change of the
+    /// files (`VerificationStamp`); every folder is checked for structure:
+    /// sizes, shapes, finite weights, ids in range.
     /// - Throws: `EngineError(.modelNotFound)` when files are missing,
     ///   `EngineError(.invalidModelFile)` when they are corrupt.
     public init(directory: URL) throws {
         self.directory = directory
-        var file = try ModelFile(contentsOf: directory.appendingPathComponent("model.bin"))
+        // An installed model corrupted since its last check fails here, by hash,
+        // with the install command as the fix (cheap when nothing changed).
+        try AssetStore.verifyPinnedContents(of: directory)
+        let weights = try Self.readWeights(directory.appendingPathComponent("model.bin"))
+        dimensions = weights.dimensions
+        let configURL = directory.appendingPathComponent("config.json")
+        config = try ModelConfig(contentsOf: configURL)
+        try config.validate(against: dimensions, url: configURL)
+        tokenizer = try BPETokenizer(directory: directory, isMultilingual: dimensions.isMultilingual)
+        encoder = AudioEncoder(weights: weights.encoder, dimensions: dimensions)
+        decoder = TextDecoder(weights: weights.decoder, dimensions: dimensions)
+    }
+
+    /// The checked contents of a `model.bin`.
+    struct Weights {
+        var dimensions: ModelDimensions
+        var encoder: EncoderWeights
+        var decoder: DecoderWeights
+    }
+
+    /// Reads a `model.bin` and checks it is a Whisper checkpoint of
+    /// consistent, supported sizes with every weight finite.
+    /// - Throws: `EngineError(.modelNotFound)` when the file is missing,
+    ///   `EngineError(.invalidModelFile)` naming what is wrong otherwise.
+    static func readWeights(_ url: URL) throws -> Weights {
+        var file = try ModelFile(contentsOf: url)
         guard file.specName == "WhisperSpec" else {
             throw EngineError(.invalidModelFile,
                               "\(file.url.path) holds a \(file.specName), not a Whisper model. Reinstall with `speech assets install`.")
         }
         let dimensions = try file.dimensions()
-        self.dimensions = dimensions
-        config = try ModelConfig(contentsOf: directory.appendingPathComponent("config.json"))
-        tokenizer = try BPETokenizer(directory: directory, isMultilingual: dimensions.isMultilingual)
-        encoder = AudioEncoder(weights: try file.encoderWeights(dimensions), dimensions: dimensions)
-        decoder = TextDecoder(weights: try file.decoderWeights(dimensions), dimensions: dimensions)
+        return Weights(dimensions: dimensions, encoder: try file.encoderWeights(dimensions),
+                       decoder: try file.decoderWeights(dimensions))
     }
 
     /// Loads an installed model from an asset store.

@@ -92,15 +92,48 @@ extension ModelFile {
             while tensors["\(side)/layer_\(count)/ffn/linear_0/weight"] != nil { count += 1 }
             return count
         }
-        let width = conv1[0]
-        let heads = scalars["encoder/num_heads"].map { Int($0) } ?? width / 64
-        guard conv1.count == 3, width % heads == 0, audioPositions.last == width, embeddings.last == width else {
-            throw EngineError(.invalidModelFile, "\(url.path) has inconsistent Whisper shapes. Reinstall with `speech assets install`.")
+        let inconsistent = { (detail: String) in
+            EngineError(.invalidModelFile,
+                        "\(url.path) has inconsistent Whisper shapes (\(detail)); it is corrupted or not a Whisper model. Reinstall with `speech assets install`.")
         }
+        guard conv1.count == 3, conv1[2] == 3, conv1[0] > 0 else { throw inconsistent("encoder/conv1/weight is \(conv1)") }
+        let width = conv1[0]
+        let heads: Int
+        if let declared = scalars["encoder/num_heads"] {
+            // A scalar read from the file: convert only what fits an Int.
+            guard declared.isFinite, declared >= 1, declared <= Double(width), declared == declared.rounded() else {
+                throw inconsistent("encoder/num_heads is \(declared)")
+            }
+            heads = Int(declared)
+        } else {
+            heads = max(1, width / 64)
+        }
+        guard width % heads == 0 else { throw inconsistent("width \(width) is not a multiple of \(heads) heads") }
+        guard Self.supportedMelCounts.contains(conv1[1]) else { throw inconsistent("\(conv1[1]) mel bins, expected 80 or 128") }
+        guard audioPositions == [Self.audioContext, width] else {
+            throw inconsistent("encoder positions \(audioPositions), expected [\(Self.audioContext), \(width)]")
+        }
+        guard textPositions.count == 2, textPositions[0] >= Self.minimumTextContext, textPositions[1] == width else {
+            throw inconsistent("decoder positions \(textPositions)")
+        }
+        // The vocabulary fixes every special-token id: it must be one of the two Whisper sizes.
+        let vocabularySizes = [true, false].map { SpecialTokens(isMultilingual: $0).vocabularySize }
+        guard embeddings.count == 2, vocabularySizes.contains(embeddings[0]), embeddings[1] == width else {
+            throw inconsistent("embeddings \(embeddings), expected [\(vocabularySizes[0]) or \(vocabularySizes[1]), \(width)]")
+        }
+        let encoderLayers = layerCount("encoder"), decoderLayers = layerCount("decoder")
+        guard encoderLayers > 0, decoderLayers > 0 else { throw inconsistent("no encoder or decoder layers") }
         return ModelDimensions(melCount: conv1[1], audioContext: audioPositions[0], width: width, headCount: heads,
-                               encoderLayerCount: layerCount("encoder"), textContext: textPositions[0],
-                               decoderLayerCount: layerCount("decoder"), vocabularySize: embeddings[0])
+                               encoderLayerCount: encoderLayers, textContext: textPositions[0],
+                               decoderLayerCount: decoderLayers, vocabularySize: embeddings[0])
     }
+
+    /// Encoder positions of a 30 s window: 3000 mel frames halved by conv2.
+    static let audioContext = 1500
+    /// Mel bins the front end computes (80; 128 for large-v3).
+    static let supportedMelCounts: Set<Int> = [80, 128]
+    /// The decoder must hold a prompt and some sampled tokens (Whisper's is 448).
+    static let minimumTextContext = 32
 
     mutating func encoderWeights(_ d: ModelDimensions) throws -> EncoderWeights {
         let w = d.width

@@ -63,6 +63,9 @@ public final class StreamingRecognizer: Sendable {
     /// Appends samples following those already appended. Ignored after `finish()` or `cancel()`.
     public func append(_ samples: [Float]) {
         guard !samples.isEmpty else { return }
+        var samples = samples
+        // The detector and the volatile passes see these before `Transcriber` does.
+        SampleSanitizer.sanitize(&samples)
         queue.push(.audio(samples), sampleCount: samples.count)
     }
 
@@ -77,6 +80,8 @@ public final class StreamingRecognizer: Sendable {
     /// its windows come out as `.final`s as they are decoded.
     public func appendRecording(_ samples: [Float]) {
         guard !samples.isEmpty else { return }
+        var samples = samples
+        SampleSanitizer.sanitize(&samples)
         queue.push(.recording(samples))
     }
 

@@ -18,18 +18,48 @@ extension BPETokenizer {
         guard FileManager.default.fileExists(atPath: file.path) else {
             throw EngineError(.modelNotFound, "No tokenizer at \(file.path). Run \(fix) to install the model.")
         }
+        let data: Data
+        do { data = try Data(contentsOf: file) } catch {
+            throw EngineError(.invalidModelFile, "\(file.path) cannot be read. Run \(fix) to reinstall the model.",
+                              underlying: error)
+        }
+        try self.init(tokenizerJSON: data, path: file.path, fix: fix, isMultilingual: isMultilingual)
+    }
+
+    /// Builds the tokenizer from the bytes of a `tokenizer.json`, as loading
+    /// a model folder does (for the fuzzers, which mutate those bytes).
+    /// - Throws: `EngineError(.invalidModelFile)` naming `path`.
+    @_spi(Fuzzing) public init(tokenizerJSON data: Data, path: String, isMultilingual: Bool) throws {
+        try self.init(tokenizerJSON: data, path: path, fix: "`speech assets install`", isMultilingual: isMultilingual)
+    }
+
+    private init(tokenizerJSON data: Data, path: String, fix: String, isMultilingual: Bool) throws {
         let contents: TokenizerFile
         do {
-            contents = try JSONDecoder().decode(TokenizerFile.self, from: Data(contentsOf: file))
+            contents = try JSONDecoder().decode(TokenizerFile.self, from: data)
         } catch {
             throw EngineError(.invalidModelFile,
-                              "\(file.path) is not a readable tokenizer.json. Run \(fix) to reinstall the model.",
+                              "\(path) is not a readable tokenizer.json (\(Self.describe(error))). Run \(fix) to reinstall the model.",
                               underlying: error)
         }
         do {
             try self.init(contents: contents, isMultilingual: isMultilingual)
         } catch let problem as TokenizerFileProblem {
-            throw EngineError(.invalidModelFile, "\(file.path): \(problem.reason). Run \(fix) to reinstall the model.")
+            throw EngineError(.invalidModelFile, "\(path): \(problem.reason). Run \(fix) to reinstall the model.")
+        }
+    }
+
+    /// A JSON decoding error in one line: where and what, without the dump.
+    static func describe(_ error: any Error) -> String {
+        guard let error = error as? DecodingError else { return "not JSON" }
+        func at(_ path: [any CodingKey]) -> String {
+            path.isEmpty ? "the top level" : path.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
+        }
+        switch error {
+        case .dataCorrupted(let context): return context.codingPath.isEmpty ? "not valid JSON" : "bad value at \(at(context.codingPath))"
+        case .keyNotFound(let key, let context): return "missing key \(at(context.codingPath + [key]))"
+        case .typeMismatch(_, let context), .valueNotFound(_, let context): return "wrong type at \(at(context.codingPath))"
+        @unknown default: return "malformed"
         }
     }
 
@@ -67,7 +97,7 @@ extension BPETokenizer {
         var byteTokens: [Int32] = []
         byteTokens.reserveCapacity(256)
         for scalar in ByteLevelAlphabet.scalarForByte {
-            guard let id = vocab[String(scalar)], id < textTokenCount else {
+            guard let id = vocab[String(scalar)], (0..<textTokenCount).contains(id) else {
                 throw TokenizerFileProblem(reason: "the vocabulary lacks the byte token \(scalar)")
             }
             byteTokens.append(Int32(id))
@@ -77,8 +107,12 @@ extension BPETokenizer {
         var merges: [UInt64: Merge] = [:]
         merges.reserveCapacity(contents.model.merges.count)
         for (rank, pair) in contents.model.merges.enumerated() {
+            // Ids come from the file: all three must be text tokens (this also
+            // keeps them within Int32).
+            let texts = 0..<textTokenCount
             guard let left = vocab[pair.left], let right = vocab[pair.right],
-                  let merged = vocab[pair.left + pair.right], merged < textTokenCount else {
+                  let merged = vocab[pair.left + pair.right],
+                  texts.contains(left), texts.contains(right), texts.contains(merged) else {
                 throw TokenizerFileProblem(reason: "merge \(rank) (\(pair.left) \(pair.right)) names unknown tokens")
             }
             let key = Self.pairKey(Int32(left), Int32(right))

@@ -1,4 +1,5 @@
 import Foundation
+import SpeechEngine
 import SpeechMigration
 
 /// `speech compare FILE...`: the same audio through the legacy face, the
@@ -52,6 +53,9 @@ struct CompareCommand: SpeechCommand {
     }
 
     func run(console: Console) async throws {
+        // Before any model loads: a path that is no audio file (missing, a loop,
+        // a directory, a device, a pipe, empty) fails with its own message.
+        for file in files { try AudioDecoder.checkAudioFile(at: file) }
         let runner = ComparisonRunner(runner: PathRunner(locale: Locale(identifier: locale), addsPunctuation: punctuation),
                                       paths: paths)
         var reports: [ComparisonReport] = []

@@ -72,10 +72,9 @@ struct TranscribeCommand: SpeechCommand {
     }
 
     func run(console: Console) async throws {
-        // Fail fast, before the model loads, when a file is not there at all.
-        if let missing = files.first(where: { !FileManager.default.fileExists(atPath: $0) }) {
-            throw EngineError(.unreadableAudio, "No such file: '\(missing)'. Check the path.")
-        }
+        // Fail fast, before the model loads, when a path is not an audio file at
+        // all (missing, a loop, a directory, a device, a pipe, empty).
+        for file in files { try AudioDecoder.checkAudioFile(at: file) }
         let transcriber = try model.loadTranscriber()
         let formatter = TranscriptFormatter(format: format, includesWords: words)
         var results: [TranscriptFormatter.FileResult] = []

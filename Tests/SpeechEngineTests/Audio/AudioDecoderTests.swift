@@ -132,17 +132,21 @@ struct AudioDecoderTests {
         #expect(throws: EngineError.self) { try AudioDecoder.decode(contentsOf: text) }
     }
 
-    @Test("A zero-byte file and a WAV with no frames give []")
+    @Test("A zero-byte file and a WAV with no frames are unreadableAudio, not an empty success")
     func emptyFiles() throws {
         let directory = try Fixtures.temporaryDirectory("audio-decoder")
         defer { try? FileManager.default.removeItem(at: directory) }
         let zeroBytes = directory.appendingPathComponent("empty.wav")
         try Data().write(to: zeroBytes)
-        #expect(try AudioDecoder.decode(contentsOf: zeroBytes) == [])
+        let empty = try #require(throws: EngineError.self) { try AudioDecoder.decode(contentsOf: zeroBytes) }
+        #expect(empty.code == .unreadableAudio)
+        #expect(empty.message == "'\(zeroBytes.path)' is empty (0 bytes): it holds no audio. Re-export or re-record it.")
         let noFrames = directory.appendingPathComponent("header-only.wav")
         try AudioTestFiles.write([], sampleRate: 44_100, channels: 2,
                                  format: Int32(SF_FORMAT_WAV | SF_FORMAT_PCM_16), to: noFrames)
-        #expect(try AudioDecoder.decode(contentsOf: noFrames) == [])
+        let headerOnly = try #require(throws: EngineError.self) { try AudioDecoder.decode(contentsOf: noFrames) }
+        #expect(headerOnly.code == .unreadableAudio)
+        #expect(headerOnly.message.contains("holds no audio"))
     }
 
     @Test("Truncated WAV, FLAC, Ogg and MP3 files throw unreadableAudio")

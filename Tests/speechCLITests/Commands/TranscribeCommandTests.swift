@@ -88,7 +88,7 @@ import Testing
         let (console, captured) = Console.capturing()
         let status = await SpeechTool.main(["transcribe", "/nonexistent/clip.wav"], console: console)
         #expect(status == .failure)
-        #expect(captured.standardError == "Error: No such file: '/nonexistent/clip.wav'. Check the path.\n")
+        #expect(captured.standardError == "Error: No audio file at '/nonexistent/clip.wav'. Check the path.\n")
         #expect(captured.standardOutput.isEmpty)
     }
 }
