@@ -110,10 +110,14 @@ extension ModelFile {
         }
         guard width % heads == 0 else { throw inconsistent("width \(width) is not a multiple of \(heads) heads") }
         guard Self.supportedMelCounts.contains(conv1[1]) else { throw inconsistent("\(conv1[1]) mel bins, expected 80 or 128") }
-        guard audioPositions == [Self.audioContext, width] else {
+        // Transcription needs `audioContext` positions (30 s windows); a smaller
+        // consistent checkpoint loads (the decoder runs on it) and
+        // `Transcriber` refuses it before encoding.
+        guard audioPositions.count == 2, audioPositions[0] >= 1, audioPositions[0] <= Self.audioContext,
+              audioPositions[1] == width else {
             throw inconsistent("encoder positions \(audioPositions), expected [\(Self.audioContext), \(width)]")
         }
-        guard textPositions.count == 2, textPositions[0] >= Self.minimumTextContext, textPositions[1] == width else {
+        guard textPositions.count == 2, textPositions[0] >= 1, textPositions[1] == width else {
             throw inconsistent("decoder positions \(textPositions)")
         }
         // The vocabulary fixes every special-token id: it must be one of the two Whisper sizes.

@@ -122,9 +122,11 @@ import Testing
         #expect(error.message.contains("embeddings"))
     }
 
+    /// An empty text context fails at load; a small consistent one loads and
+    /// `Transcriber` refuses to transcribe with it.
     @Test func textContextTooSmall() throws {
         var model = SyntheticModelFile()
-        model.textContext = 4
+        model.textContext = 0
         let error = try loadError(model.bytes().bytes)
         #expect(error.message.contains("decoder positions"))
     }
