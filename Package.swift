@@ -81,6 +81,8 @@ let package = Package(
                           swiftSettings: swift6),
         .executableTarget(name: "SpeechDetection", dependencies: ["Speech"], path: "Samples/SpeechDetection",
                           swiftSettings: swift6),
+        .executableTarget(name: "SpokenWord", dependencies: ["Speech"], path: "Samples/SpokenWord",
+                          swiftSettings: swift6),
         .executableTarget(name: "CompareFaces", dependencies: ["SpeechMigration"], path: "Samples/CompareFaces",
                           swiftSettings: swift6),
         // The ways apps stop recognition (exit mid-decode, release, cancel): run many times by StopPatternTests.
@@ -125,7 +127,7 @@ let package = Package(
                                    "GuideOneMinuteToLongForm", "FileTranscription", "LiveMicrophone",
                                    "DelegateRecognition", "AlternativesAndConfidence", "ContextualStrings",
                                    "AssetManagement", "SpeechDetection", "CompareFaces", "StopPatterns",
-                                   "AssetReaderTranscription", "ObservableRecognizer", "SendableAudioFile"],
+                                   "AssetReaderTranscription", "ObservableRecognizer", "SendableAudioFile", "SpokenWord"],
                     swiftSettings: swift6),
         // Full-model tests on real speech (run in release: see README).
         .testTarget(name: "SpeechModelTests",
