@@ -96,6 +96,10 @@ let package = Package(
         .executableTarget(name: "SendableAudioFile", dependencies: ["Speech"], path: "Samples/SendableAudioFile",
                           swiftSettings: swift6),
 
+        // Rare terms with and without a custom language model (Benchmarks/custom_lm.sh).
+        .executableTarget(name: "CustomLanguageModelBenchmark", dependencies: ["Speech", "SpeechEvaluation"],
+                          path: "Benchmarks/CustomLanguageModel", swiftSettings: swift6),
+
         // MARK: Migration guide examples (each: a before and an after half, run by SpeechMigrationTests)
         .executableTarget(name: "GuideRecognizerToAnalyzer", dependencies: ["Speech"],
                           path: "MigrationGuide/Examples/RecognizerToAnalyzer", swiftSettings: swift6),
