@@ -13,8 +13,7 @@ enum DataGenerator {
     static func export(to url: URL) async throws {
         let data = SFCustomLanguageModelData(locale: Locale(identifier: "en_US"),
                                              identifier: "com.example.SpokenWord", version: "1.0") {
-            SFCustomLanguageModelData.PhraseCount(phrase: "Not at this particular case, Tom, apologized Whittemore",
-                                                  count: 10)
+            SFCustomLanguageModelData.PhraseCount(phrase: "Whittemore apologized to the reader", count: 10)
             SFCustomLanguageModelData.PhraseCount(phrase: "Philip Steels", count: 10)
 
             // Works of each painter.
