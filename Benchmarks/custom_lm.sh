@@ -4,7 +4,7 @@
 # the same terms as contextualStrings, through SFSpeechURLRecognitionRequest
 # (requiresOnDeviceRecognition) with the default en-US model. Clips: 12
 # espeak-ng sentences (Benchmarks/custom_lm/sentences.tsv), 5 corpus clips of
-# real speech holding such names, and 12 corpus clips with none (the model
+# real speech holding such names, and 8 corpus clips with none (the model
 # must not put its terms there). Writes Benchmarks/.work/custom-lm/.
 # Takes about 5 minutes on a quiet 2-core machine.
 set -euo pipefail

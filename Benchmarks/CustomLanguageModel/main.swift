@@ -78,6 +78,7 @@ struct Tally {
     var expected = 0, found = 0, falseTerms = 0, errors = ErrorCounts(), seconds = 0.0
 }
 
+setvbuf(stdout, nil, _IOLBF, 0)  // one line per recognition, as it happens
 let arguments = CommandLine.arguments
 guard arguments.count == 4 else {
     FileHandle.standardError.write(Data("Usage: CustomLanguageModelBenchmark <benchmark-dir> <work-dir> <corpus-dir>\n".utf8))

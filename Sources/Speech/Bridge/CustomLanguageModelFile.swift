@@ -9,11 +9,15 @@ import Foundation
 /// `formatVersion`:
 /// - training data: `{"format": "SpeechCompat.CustomLanguageModelData", "locale": …,
 ///   "identifier": …, "version": …, "phraseCounts": [{"phrase", "count"}],
+///   "generatedPhraseCounts": [{"phrase", "count"}], "templateValues": [{"phrase", "count"}],
 ///   "customPronunciations": [{"grapheme", "phonemes": [X-SAMPA strings]}]}`
+///   where `phraseCounts` are the phrases inserted as such (and literal
+///   templates), `generatedPhraseCounts` the expansions of templates with
+///   classes and `templateValues` the class values with how many samples use them
 ///   (older hand-written files without `format`/`locale`, and plain text with
 ///   one phrase per line, are read too);
 /// - language model: `{"format": "SpeechCompat.PreparedLanguageModel", …,
-///   "phrases": [{"phrase", "count"}]}`, ranked;
+///   "phrases": [{"phrase", "count"}], "values": [{"phrase", "count"}]}`, ranked;
 /// - vocabulary: `{"format": "SpeechCompat.PreparedVocabulary", …,
 ///   "terms": [{"grapheme", "phonemes"}]}`, supported pronunciations only.
 ///
@@ -42,14 +46,22 @@ struct CustomLanguageModelFile: Codable, Sendable, Equatable {
     var identifier: String?
     var version: String?
     var phraseCounts: [PhraseCount] = []
+    /// Expansions of templates with classes (kept for inspection; not biasing
+    /// phrases, see `SFSpeechLanguageModel.prepare`).
+    var generatedPhraseCounts: [PhraseCount] = []
+    /// Template class values and how many samples use each.
+    var templateValues: [PhraseCount] = []
     var customPronunciations: [Pronunciation] = []
 
     init(locale: String? = nil, identifier: String? = nil, version: String? = nil,
-         phraseCounts: [PhraseCount] = [], customPronunciations: [Pronunciation] = []) {
+         phraseCounts: [PhraseCount] = [], generatedPhraseCounts: [PhraseCount] = [],
+         templateValues: [PhraseCount] = [], customPronunciations: [Pronunciation] = []) {
         self.locale = locale
         self.identifier = identifier
         self.version = version
         self.phraseCounts = phraseCounts
+        self.generatedPhraseCounts = generatedPhraseCounts
+        self.templateValues = templateValues
         self.customPronunciations = customPronunciations
     }
 
@@ -62,6 +74,8 @@ struct CustomLanguageModelFile: Codable, Sendable, Equatable {
         identifier = try container.decodeIfPresent(String.self, forKey: .identifier)
         version = try container.decodeIfPresent(String.self, forKey: .version)
         phraseCounts = try container.decodeIfPresent([PhraseCount].self, forKey: .phraseCounts) ?? []
+        generatedPhraseCounts = try container.decodeIfPresent([PhraseCount].self, forKey: .generatedPhraseCounts) ?? []
+        templateValues = try container.decodeIfPresent([PhraseCount].self, forKey: .templateValues) ?? []
         customPronunciations = try container.decodeIfPresent([Pronunciation].self, forKey: .customPronunciations) ?? []
     }
 
@@ -77,22 +91,30 @@ struct CustomLanguageModelFile: Codable, Sendable, Equatable {
     /// non-positive counts dropped), most frequent first, ties alphabetical.
     static func trainingData(locale: Locale, identifier: String, version: String,
                              phraseCounts: [(phrase: String, count: Int)],
+                             generatedPhraseCounts: [(phrase: String, count: Int)] = [],
+                             templateValues: [(phrase: String, count: Int)] = [],
                              pronunciations: [(grapheme: String, phonemes: [String])]) -> CustomLanguageModelFile {
+        var file = CustomLanguageModelFile(
+            locale: locale.identifier, identifier: identifier, version: version,
+            phraseCounts: summed(phraseCounts), generatedPhraseCounts: summed(generatedPhraseCounts),
+            templateValues: summed(templateValues),
+            customPronunciations: pronunciations.map { Pronunciation(grapheme: $0.grapheme, phonemes: $0.phonemes) })
+        file.format = trainingFormat
+        file.formatVersion = formatVersion
+        return file
+    }
+
+    /// Counts summed per phrase (whitespace collapsed), most frequent first.
+    private static func summed(_ counts: [(phrase: String, count: Int)]) -> [PhraseCount] {
         var totals: [String: Int] = [:]
-        for (phrase, count) in phraseCounts {
+        for (phrase, count) in counts {
             let text = phrase.split(whereSeparator: \.isWhitespace).joined(separator: " ")
             guard !text.isEmpty, count > 0 else { continue }
             let (sum, overflow) = totals[text, default: 0].addingReportingOverflow(count)
             totals[text] = overflow ? Int.max : sum
         }
-        let ranked = totals.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
-        var file = CustomLanguageModelFile(
-            locale: locale.identifier, identifier: identifier, version: version,
-            phraseCounts: ranked.map { PhraseCount(phrase: $0.key, count: $0.value) },
-            customPronunciations: pronunciations.map { Pronunciation(grapheme: $0.grapheme, phonemes: $0.phonemes) })
-        file.format = trainingFormat
-        file.formatVersion = formatVersion
-        return file
+        return totals.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
+            .map { PhraseCount(phrase: $0.key, count: $0.value) }
     }
 
     /// Writes the training data as JSON.
@@ -120,7 +142,8 @@ struct CustomLanguageModelFile: Codable, Sendable, Equatable {
             if let version = decoded.formatVersion, version > formatVersion {
                 throw malformed(url, "it was written by a newer SpeechCompat (format version \(version))")
             }
-            guard !decoded.phraseCounts.isEmpty || !decoded.customPronunciations.isEmpty else {
+            guard !decoded.phraseCounts.isEmpty || !decoded.templateValues.isEmpty
+                    || !decoded.customPronunciations.isEmpty else {
                 throw malformed(url, "it holds no phrases and no custom pronunciations")
             }
             return decoded
@@ -145,12 +168,15 @@ struct CustomLanguageModelFile: Codable, Sendable, Equatable {
         var version: String?
         /// Ranked phrases (language model files).
         var phrases: [PhraseCount]?
+        /// Ranked template class values (language model files).
+        var values: [PhraseCount]?
         /// Terms with their supported pronunciations (vocabulary files).
         var terms: [Pronunciation]?
     }
 
     /// The biasing phrases of a prepared configuration: the vocabulary's
-    /// terms (written forms) first, then the model's phrases in rank order;
+    /// terms (written forms) first, then the model's template class values
+    /// and its phrases, each in rank order;
     /// deduplicated ignoring case, at most `phraseLimit` phrases and
     /// `characterBudget` characters (the first phrase always).
     /// - Throws: `SFSpeechError(.malformedSupplementalModel)` when a file is
@@ -184,7 +210,7 @@ struct CustomLanguageModelFile: Codable, Sendable, Equatable {
             throw malformed(url, "it is not a prepared \(format == Prepared.modelFormat ? "language model" : "vocabulary"); "
                 + "prepare it with SFSpeechLanguageModel.prepareCustomLanguageModel")
         }
-        return format == Prepared.modelFormat ? (prepared.phrases ?? []).map(\.phrase)
+        return format == Prepared.modelFormat ? ((prepared.values ?? []) + (prepared.phrases ?? [])).map(\.phrase)
             : (prepared.terms ?? []).map(\.grapheme)
     }
 

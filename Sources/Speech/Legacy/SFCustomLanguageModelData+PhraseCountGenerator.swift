@@ -186,6 +186,28 @@ extension SFCustomLanguageModelData {
             super.init()
         }
 
+        /// The expansion split the way the exported file keeps it: phrases of
+        /// templates with classes, phrases of literal templates (no class),
+        /// and each class value with the number of samples that use it.
+        /// - Throws: `SFSpeechError(.undefinedTemplateClassName)` as `next()` does.
+        func exportParts() throws -> (generated: [PhraseCount], literal: [PhraseCount], values: [String: Int]) {
+            var generated: [PhraseCount] = [], literal: [PhraseCount] = [], values: [String: Int] = [:]
+            for template in templates {
+                let expansion = try TemplateExpansion(template, classes: classes)
+                let slots = expansion.slotValues
+                let phrases = (0..<expansion.sampleCount).map(expansion.phraseCount(at:))
+                if slots.isEmpty {
+                    literal += phrases
+                    continue
+                }
+                generated += phrases
+                for slot in slots {
+                    for value in slot { values[value, default: 0] &+= Swift.max(1, expansion.sampleTotal / slot.count) }
+                }
+            }
+            return (generated, literal, values)
+        }
+
         /// `generator` as a template generator for encoding (a base generator
         /// has no content, so it becomes an empty one).
         static func encodable(_ generator: PhraseCountGenerator) -> TemplatePhraseCountGenerator {

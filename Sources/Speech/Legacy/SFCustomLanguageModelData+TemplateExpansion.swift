@@ -18,6 +18,8 @@ struct TemplateExpansion {
     private let radices: [Int]
     private let combinationCount: Int
     private let total: Int
+    /// The template's total sample count (its `count`, at least 0).
+    var sampleTotal: Int { total }
     /// How many phrase counts the template yields: `min(count, combinations)`.
     let sampleCount: Int
 
@@ -55,6 +57,11 @@ struct TemplateExpansion {
         }
         total = max(0, template.count)
         sampleCount = min(total, combinationCount)
+    }
+
+    /// The values of each class slot, in order; empty for a literal template.
+    var slotValues: [[String]] {
+        pieces.compactMap { if case .slot(let values) = $0 { values } else { nil } }
     }
 
     /// The `step`-th phrase count, `0 <= step < sampleCount`.

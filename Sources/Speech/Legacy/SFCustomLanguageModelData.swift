@@ -9,8 +9,9 @@ import Foundation
 /// turns into a language model and vocabulary.
 /// - Note: On Linux the exported file is SpeechCompat's own JSON (Apple's
 ///   binary layout is private): the phrase counts summed per phrase, most
-///   frequent first, and the custom pronunciations. Template generators are
-///   expanded when exporting. The class is safe to share across tasks (its
+///   frequent first; the templates' expansions apart, with each class value
+///   and how many samples use it; and the custom pronunciations. Template
+///   generators are expanded when exporting. The class is safe to share across tasks (its
 ///   storage is locked), which Swift 6 code calling `export(to:)` from the
 ///   main actor relies on.
 @available(macOS 14, iOS 17, visionOS 1.1, *)
@@ -86,13 +87,22 @@ public class SFCustomLanguageModelData: Hashable, Codable, @unchecked Sendable {
     ///   or its folder cannot be written.
     public func export(to path: URL) async throws {
         let (counts, generators, terms) = lock.withLock { (phraseCounts, self.generators, self.terms) }
-        var expanded = counts
+        var exact = counts.map { ($0.phrase, $0.count) }
+        var generated: [(String, Int)] = []
+        var values: [String: Int] = [:]
         for generator in generators {
-            for try await phraseCount in generator { expanded.append(phraseCount) }
+            if let templates = generator as? TemplatePhraseCountGenerator {
+                let parts = try templates.exportParts()
+                exact += parts.literal.map { ($0.phrase, $0.count) }
+                generated += parts.generated.map { ($0.phrase, $0.count) }
+                values.merge(parts.values) { $0 &+ $1 }
+            } else {
+                for try await phraseCount in generator { generated.append((phraseCount.phrase, phraseCount.count)) }
+            }
         }
         let file = CustomLanguageModelFile.trainingData(
-            locale: locale, identifier: identifier, version: version,
-            phraseCounts: expanded.map { ($0.phrase, $0.count) },
+            locale: locale, identifier: identifier, version: version, phraseCounts: exact,
+            generatedPhraseCounts: generated, templateValues: values.map { ($0.key, $0.value) },
             pronunciations: terms.map { ($0.grapheme, $0.phonemes) })
         try FileManager.default.createDirectory(at: path.deletingLastPathComponent(), withIntermediateDirectories: true)
         try file.writeTrainingData(to: path)

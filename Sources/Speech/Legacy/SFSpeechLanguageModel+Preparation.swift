@@ -1,8 +1,14 @@
 import Foundation
 
 /// What `prepareCustomLanguageModel` does on Linux: training data in, a
-/// ranked phrase list (the language model) and the usable terms (the
-/// vocabulary) out.
+/// ranked phrase list and the template class values (the language model) and
+/// the usable terms (the vocabulary) out.
+///
+/// Template expansions are not biasing phrases: their fixed words are
+/// ordinary language ("the patient was prescribed <drug>"), and biasing the
+/// decoder toward hundreds of phrases that share them made it repeat them in
+/// a loop (Benchmarks/RESULTS.md, custom language model). The class values
+/// carry what is particular to the domain.
 @available(iOS 17.0, macOS 14.0, *)
 extension SFSpeechLanguageModel {
     /// Prepares `languageModel` (and `vocabulary`) from the training data at
@@ -17,7 +23,8 @@ extension SFSpeechLanguageModel {
         let training = try CustomLanguageModelFile.readTrainingData(at: asset)
         let terms = usableTerms(training)
         let phrases = rankedPhrases(training.phraseCounts)
-        guard !phrases.isEmpty || !terms.isEmpty else {
+        let values = Array(training.templateValues.prefix(CustomLanguageModelFile.phraseLimit))
+        guard !phrases.isEmpty || !values.isEmpty || !terms.isEmpty else {
             let symbols = training.locale.map { SFCustomLanguageModelData.supportedPhonemes(locale: Locale(identifier: $0)) } ?? []
             throw CustomLanguageModelFile.malformed(asset, "it holds no phrases, and every custom pronunciation uses "
                 + "X-SAMPA symbols unsupported in \(training.locale ?? "its locale") (supported: "
@@ -30,6 +37,7 @@ extension SFSpeechLanguageModel {
         model.identifier = training.identifier
         model.version = training.version
         model.phrases = phrases
+        model.values = values
         for url in [languageModel] + (vocabulary.map { [$0] } ?? []) {
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         }
@@ -38,6 +46,7 @@ extension SFSpeechLanguageModel {
             var words = model
             words.format = CustomLanguageModelFile.Prepared.vocabularyFormat
             words.phrases = nil
+            words.values = nil
             words.terms = terms
             try encoder.encode(words).write(to: vocabulary, options: .atomic)
         }

@@ -17,8 +17,8 @@ import Testing
         return try CustomLanguageModelFile.readTrainingData(at: url)
     }
 
-    private func counts(_ file: CustomLanguageModelFile) -> [String: Int] {
-        Dictionary(uniqueKeysWithValues: file.phraseCounts.map { ($0.phrase, $0.count) })
+    private func counts(_ list: [CustomLanguageModelFile.PhraseCount]) -> [String: Int] {
+        Dictionary(uniqueKeysWithValues: list.map { ($0.phrase, $0.count) })
     }
 
     @Test func builderCollectsPhrasesTermsTemplatesAndControlFlow() async throws {
@@ -41,12 +41,15 @@ import Testing
         let file = try await exported(data)
         #expect(file.locale == "en_US" && file.identifier == "com.example.chess" && file.version == "1.0")
         #expect(file.format == CustomLanguageModelFile.trainingFormat)
-        let table = counts(file)
+        let table = counts(file.phraseCounts)
         #expect(table["Play the Albin counter gambit"] == 10)
         #expect(table["Play the Winawer variation"] == 4)
         #expect(table["Play the Sicilian"] == 2 && table["Play the French"] == 2)
         #expect(table["never"] == nil)
-        for piece in ["pawn", "rook"] { for rank in 1...3 { #expect(table["\(piece) to \(rank)"] == 2) } }
+        let generated = counts(file.generatedPhraseCounts)
+        for piece in ["pawn", "rook"] { for rank in 1...3 { #expect(generated["\(piece) to \(rank)"] == 2) } }
+        // Each value counts the samples that use it: 12 over 2 pieces, over 3 ranks.
+        #expect(counts(file.templateValues) == ["pawn": 6, "rook": 6, "1": 4, "2": 4, "3": 4])
         #expect(file.customPronunciations == [.init(grapheme: "Winawer", phonemes: ["w I n aU @r"])])
         // Most frequent first.
         #expect(file.phraseCounts.first?.phrase == "Play the Albin counter gambit")
@@ -65,7 +68,9 @@ import Testing
         data.insert(phraseCountGenerator: generator)
         data.insert(phraseCountGenerator: Data_.PhraseCountGenerator())
         let file = try await exported(data)
-        #expect(counts(file) == ["open the pod bay doors": 7, "door one": 1, "door two": 1])
+        #expect(counts(file.phraseCounts) == ["open the pod bay doors": 7])
+        #expect(counts(file.generatedPhraseCounts) == ["door one": 1, "door two": 1])
+        #expect(counts(file.templateValues) == ["one": 1, "two": 1])
         #expect(file.customPronunciations.map(\.grapheme) == ["HAL"])
     }
 

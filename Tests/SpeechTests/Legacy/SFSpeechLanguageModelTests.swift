@@ -44,10 +44,12 @@ import Testing
             languageModel: files.configuration.languageModel, vocabulary: files.configuration.vocabulary)
         #expect(Array(phrases.prefix(2)) == ["Winawer", "Tartakower"])
         #expect(!phrases.contains("Tramadol"))
-        // 576 template variants (17 samples each) do not crowd out the exact phrases.
-        for exact in ["Play the Albin counter gambit", "Play the Winawer variation", "Play the Tartakower"] {
-            #expect(phrases.contains(exact), "\(phrases)")
+        // The templates' class values bias, their 576 expansions do not; the exact phrases do.
+        for expected in ["pawn", "knight", "queen", "8", "Play the Albin counter gambit", "Play the Winawer variation",
+                         "Play the Tartakower"] {
+            #expect(phrases.contains(expected), "\(phrases)")
         }
+        #expect(!phrases.contains { $0.hasSuffix(" 1") }, "\(phrases)")
         #expect(phrases.count <= CustomLanguageModelFile.phraseLimit)
         #expect(phrases.joined(separator: ", ").count <= CustomLanguageModelFile.characterBudget)
         #expect(Set(phrases.map { $0.lowercased() }).count == phrases.count)
@@ -58,7 +60,9 @@ import Testing
         let model = try JSONDecoder().decode(CustomLanguageModelFile.Prepared.self,
                                              from: Data(contentsOf: files.configuration.languageModel))
         #expect(model.locale == "en_US" && model.identifier == "com.apple.SpokenWord" && model.version == "1.0")
-        #expect(model.phrases?.count == CustomLanguageModelFile.phraseLimit)
+        #expect(model.phrases?.count == 3)
+        // king and queen: twice among 6 pieces and once among 2 royals.
+        #expect(model.values?.first?.count == 10_000 / 6 * 2 + 10_000 / 2)
 
         // Without a vocabulary only the phrases bias.
         let modelOnly = try CustomLanguageModelFile.preparedPhrases(languageModel: files.configuration.languageModel,
