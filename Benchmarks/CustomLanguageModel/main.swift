@@ -74,11 +74,15 @@ func recognize(_ clip: Clip, mode: Mode, recognizer: SFSpeechRecognizer, terms: 
     }
 }
 
+/// Prints a line unbuffered, so progress shows as recognition goes.
+func say(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}
+
 struct Tally {
     var expected = 0, found = 0, falseTerms = 0, errors = ErrorCounts(), seconds = 0.0
 }
 
-setvbuf(stdout, nil, _IOLBF, 0)  // one line per recognition, as it happens
 let arguments = CommandLine.arguments
 guard arguments.count == 4 else {
     FileHandle.standardError.write(Data("Usage: CustomLanguageModelBenchmark <benchmark-dir> <work-dir> <corpus-dir>\n".utf8))
@@ -134,21 +138,21 @@ do {
             tally.seconds += seconds
             tallies[key] = tally
             transcripts += "\(clip.id)\t\(mode.rawValue)\t\(String(format: "%.2f", seconds))\t\(clip.reference)\t\(text)\n"
-            print("\(clip.id) [\(mode.rawValue)] \(text)")
+            say("\(clip.id) [\(mode.rawValue)] \(text)")
         }
     }
     try transcripts.write(to: work.appendingPathComponent("transcripts.tsv"), atomically: true, encoding: .utf8)
 
     let prepared = try String(contentsOf: model.languageModel, encoding: .utf8)
-    print("\nTerms: \(terms.count); prepared model: \(prepared.components(separatedBy: "\"phrase\"").count - 1) phrases")
-    print("| Clips | Mode | Terms found | Terms put where none was said | WER | Recognition time |")
-    print("|---|---|---|---|---|---|")
+    say("\nTerms: \(terms.count); prepared model: \(prepared.components(separatedBy: "\"phrase\"").count - 1) phrases")
+    say("| Clips | Mode | Terms found | Terms put where none was said | WER | Recognition time |")
+    say("|---|---|---|---|---|---|")
     for set in ["with terms", "control"] {
         let count = clips.filter { ($0.isControl ? "control" : "with terms") == set }.count
         for mode in Mode.allCases {
             let tally = tallies["\(set)|\(mode.rawValue)"] ?? Tally()
             let recall = tally.expected == 0 ? "–" : "\(tally.found)/\(tally.expected) (\(String(format: "%.0f", 100 * Double(tally.found) / Double(tally.expected)))%)"
-            print("| \(set) (\(count)) | \(mode.rawValue) | \(recall) | \(tally.falseTerms) | "
+            say("| \(set) (\(count)) | \(mode.rawValue) | \(recall) | \(tally.falseTerms) | "
                 + "\(String(format: "%.2f", 100 * tally.errors.rate))% | \(String(format: "%.1f", tally.seconds)) s |")
         }
     }
