@@ -72,7 +72,8 @@ import Testing
         let request = SFSpeechURLRecognitionRequest(url: files.asset)
         request.requiresOnDeviceRecognition = true
         request.customizedLanguageModel = files.configuration
-        let options = try request.streamingOptions(language: "en")
+        let options = try ConfigurationMapping.streamingOptions(for: request.recognitionConfiguration(),
+                                                                locale: Locale(identifier: "en-US"))
         #expect(options.transcription.phrases == phrases)
     }
 
