@@ -5,13 +5,15 @@ import Foundation
 ///
 /// - Note: On Linux the asset is the JSON file `SFCustomLanguageModelData.export(to:)`
 ///   writes (plain text, one phrase per line, is read too). The prepared model
-///   keeps up to 100 phrases, the most frequent first but favouring phrases
-///   that add words not yet covered (so one template's thousands of variants
-///   do not crowd out the rest); the vocabulary keeps the custom terms with
+///   keeps up to 100 inserted phrases, the most frequent first but favouring
+///   phrases that add words not yet covered, and the templates' class values
+///   by how many samples use them (not the templates' expansions, whose fixed
+///   words are ordinary language); the vocabulary keeps the custom terms with
 ///   supported pronunciations. A request using the configuration biases the
-///   Whisper decoder toward the terms' written forms and the phrases, like
-///   contextual strings, scaled by the configuration's `weight`. Preparation
-///   runs on a background queue; `clientIdentifier` is accepted and unused.
+///   Whisper decoder toward the terms' written forms, the class values and
+///   the phrases (at most 100, about 600 characters), like contextual
+///   strings, scaled by the configuration's `weight`. Preparation runs on a
+///   background queue; `clientIdentifier` is accepted and unused.
 @available(iOS 17.0, macOS 14.0, *)
 open class SFSpeechLanguageModel: NSObject {
     /// Prepares the model files named by `configuration` from `asset`.
