@@ -81,6 +81,8 @@ let package = Package(
                           swiftSettings: swift6),
         .executableTarget(name: "SpeechDetection", dependencies: ["Speech"], path: "Samples/SpeechDetection",
                           swiftSettings: swift6),
+        .executableTarget(name: "SpokenWord", dependencies: ["Speech"], path: "Samples/SpokenWord",
+                          swiftSettings: swift6),
         .executableTarget(name: "CompareFaces", dependencies: ["SpeechMigration"], path: "Samples/CompareFaces",
                           swiftSettings: swift6),
         // The ways apps stop recognition (exit mid-decode, release, cancel): run many times by StopPatternTests.
@@ -93,6 +95,10 @@ let package = Package(
                           swiftSettings: swift6),
         .executableTarget(name: "SendableAudioFile", dependencies: ["Speech"], path: "Samples/SendableAudioFile",
                           swiftSettings: swift6),
+
+        // Rare terms with and without a custom language model (Benchmarks/custom_lm.sh).
+        .executableTarget(name: "CustomLanguageModelBenchmark", dependencies: ["Speech", "SpeechEvaluation"],
+                          path: "Benchmarks/CustomLanguageModel", swiftSettings: swift6),
 
         // MARK: Migration guide examples (each: a before and an after half, run by SpeechMigrationTests)
         .executableTarget(name: "GuideRecognizerToAnalyzer", dependencies: ["Speech"],
@@ -136,7 +142,7 @@ let package = Package(
                                    "GuideOneMinuteToLongForm", "FileTranscription", "LiveMicrophone",
                                    "DelegateRecognition", "AlternativesAndConfidence", "ContextualStrings",
                                    "AssetManagement", "SpeechDetection", "CompareFaces", "StopPatterns",
-                                   "AssetReaderTranscription", "ObservableRecognizer", "SendableAudioFile"],
+                                   "AssetReaderTranscription", "ObservableRecognizer", "SendableAudioFile", "SpokenWord"],
                     swiftSettings: swift6),
         // Full-model tests on real speech (run in release: see README).
         .testTarget(name: "SpeechModelTests",

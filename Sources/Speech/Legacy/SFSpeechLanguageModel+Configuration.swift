@@ -22,16 +22,26 @@ extension SFSpeechLanguageModel {
         private let storedWeight: NSNumber?
 
         /// A configuration with a language model only.
-        public convenience init(languageModel: URL) {
-            self.init(languageModel: languageModel, vocabulary: nil, weight: nil)
+        ///
+        /// Designated, as Apple's is, so that a subclass can override it and
+        /// call `super.init(languageModel:)`.
+        public init(languageModel: URL) {
+            self.languageModel = languageModel
+            self.vocabulary = nil
+            self.storedWeight = nil
         }
 
         /// A configuration with a language model and a vocabulary.
-        public convenience init(languageModel: URL, vocabulary: URL?) {
-            self.init(languageModel: languageModel, vocabulary: vocabulary, weight: nil)
+        ///
+        /// Designated, as Apple's is (`super.init(languageModel:vocabulary:)`).
+        public init(languageModel: URL, vocabulary: URL?) {
+            self.languageModel = languageModel
+            self.vocabulary = vocabulary
+            self.storedWeight = nil
         }
 
-        /// A configuration with a language model, a vocabulary and a weight.
+        /// A configuration with a language model, a vocabulary and a weight
+        /// (clamped to 0…1).
         @available(iOS 26.0, macOS 26.0, *)
         public init(languageModel: URL, vocabulary: URL?, weight: NSNumber?) {
             self.languageModel = languageModel

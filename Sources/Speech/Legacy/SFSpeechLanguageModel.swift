@@ -3,11 +3,17 @@ import Foundation
 /// Custom language models: turn exported training data into a model that
 /// requests use through `customizedLanguageModel`.
 ///
-/// - Note: On Linux the asset is SpeechCompat's JSON training data (or plain
-///   text, one phrase per line; see the `Configuration` note), the prepared
-///   model keeps the 100 most frequent phrases and the vocabulary the custom
-///   terms. Requests using the configuration bias decoding toward them, like
-///   contextual strings. Preparation runs on a background queue.
+/// - Note: On Linux the asset is the JSON file `SFCustomLanguageModelData.export(to:)`
+///   writes (plain text, one phrase per line, is read too). The prepared model
+///   keeps up to 100 inserted phrases, the most frequent first but favouring
+///   phrases that add words not yet covered, and the templates' class values
+///   by how many samples use them (not the templates' expansions, whose fixed
+///   words are ordinary language); the vocabulary keeps the custom terms with
+///   supported pronunciations. A request using the configuration biases the
+///   Whisper decoder toward the terms' written forms, the class values and
+///   the phrases (at most 100, about 600 characters), like contextual
+///   strings, scaled by the configuration's `weight`. Preparation runs on a
+///   background queue; `clientIdentifier` is accepted and unused.
 @available(iOS 17.0, macOS 14.0, *)
 open class SFSpeechLanguageModel: NSObject {
     /// Prepares the model files named by `configuration` from `asset`.
@@ -54,6 +60,23 @@ open class SFSpeechLanguageModel: NSObject {
     }
 
     /// Prepares the model files named by `configuration` from `asset`.
+    @available(iOS, introduced: 17.0, deprecated: 26.0, message: "Use prepareCustomLanguageModel(for:configuration:)")
+    @available(macOS, introduced: 14.0, deprecated: 26.0, message: "Use prepareCustomLanguageModel(for:configuration:)")
+    open class func prepareCustomLanguageModel(for asset: URL, clientIdentifier: String,
+                                               configuration: SFSpeechLanguageModel.Configuration) async throws {
+        try await prepareCustomLanguageModel(for: asset, configuration: configuration, ignoresCache: false)
+    }
+
+    /// Prepares the model files, rebuilding them when `ignoresCache` is true.
+    @available(iOS, introduced: 17.0, deprecated: 26.0, message: "Use prepareCustomLanguageModel(for:configuration:ignoresCache:)")
+    @available(macOS, introduced: 14.0, deprecated: 26.0, message: "Use prepareCustomLanguageModel(for:configuration:ignoresCache:)")
+    open class func prepareCustomLanguageModel(for asset: URL, clientIdentifier: String,
+                                               configuration: SFSpeechLanguageModel.Configuration,
+                                               ignoresCache: Bool) async throws {
+        try await prepareCustomLanguageModel(for: asset, configuration: configuration, ignoresCache: ignoresCache)
+    }
+
+    /// Prepares the model files named by `configuration` from `asset`.
     open class func prepareCustomLanguageModel(for asset: URL, configuration: SFSpeechLanguageModel.Configuration)
         async throws {
         try await prepareCustomLanguageModel(for: asset, configuration: configuration, ignoresCache: false)
@@ -67,23 +90,5 @@ open class SFSpeechLanguageModel: NSObject {
                 if let error { continuation.resume(throwing: error) } else { continuation.resume() }
             }
         }
-    }
-
-    private static func prepare(asset: URL, languageModel: URL, vocabulary: URL?, ignoresCache: Bool) throws {
-        if !ignoresCache, isUpToDate(languageModel, comparedTo: asset),
-           vocabulary.map({ isUpToDate($0, comparedTo: asset) }) ?? true {
-            return
-        }
-        let training = try CustomLanguageModelFile.readTrainingData(at: asset)
-        try training.writePrepared(languageModel: languageModel, vocabulary: vocabulary)
-    }
-
-    private static func isUpToDate(_ output: URL, comparedTo input: URL) -> Bool {
-        let manager = FileManager.default
-        guard let outputDate = (try? manager.attributesOfItem(atPath: output.path))?[.modificationDate] as? Date,
-              let inputDate = (try? manager.attributesOfItem(atPath: input.path))?[.modificationDate] as? Date else {
-            return false
-        }
-        return outputDate >= inputDate
     }
 }

@@ -63,10 +63,11 @@ open class SFSpeechRecognizer: NSObject, @unchecked Sendable {
 
     /// Creates a recognizer for the user's default language, or nil when it
     /// is not supported.
-    /// - Note: Spelled with a defaulted `Void` parameter because Swift cannot
-    ///   override `NSObject.init()` with a failable initializer; call it as
-    ///   `SFSpeechRecognizer()`, exactly as on Apple platforms.
-    public convenience init?(_ userDefaultLanguage: Void = ()) {
+    /// - Note: Declared `@_nonoverride`: Swift cannot override `NSObject.init()`
+    ///   with a failable initializer, and this spelling keeps Apple's — a
+    ///   subclass that overrides `init?(locale:)` inherits it, and can call
+    ///   or redeclare `init?()`.
+    @_nonoverride public convenience init?() {
         self.init(locale: Locale.current)
     }
 
