@@ -28,6 +28,9 @@ import Testing
             request.append(Script.buffer(seconds: 1.2))
             request.endAudio()
             await recorder.waitUntil { session.finishCalls == 1 }
+            // What the session reported about the audio is delivered before the test acts.
+            await recorder.waitUntil { recorder.calls.contains(.hypothesis("hello world"))
+                || recorder.calls.contains(.result("hello world", isFinal: false)) }
         case .completed:
             request.append(Script.buffer(seconds: 1.2))
             request.endAudio()
