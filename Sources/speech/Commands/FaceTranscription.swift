@@ -56,6 +56,9 @@ enum FaceTranscription: String, CaseIterable {
                                                 modules: [transcriber], finishAfterFile: true)
         let text = try await collector.value
         _ = analyzer
+        // An app holds at most five locale reservations; one that moves on to
+        // another language releases the last, as this does after each file.
+        await AssetInventory.release(reservedLocale: locale)
         return text.trimmingCharacters(in: .whitespaces)
     }
 }
