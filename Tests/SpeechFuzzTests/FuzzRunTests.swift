@@ -43,13 +43,12 @@ import Testing
     }
 }
 
-/// Inputs the long runs found that break code outside the engine; kept
-/// here so the fix can be checked at once. Each traps today, so the test is
-/// disabled until its owner fixes the code (a trap cannot be caught in-process).
+/// Inputs found to break code outside the engine, kept as regression tests
+/// (a trap cannot be caught in-process: a regression fails the whole run).
 @Suite struct FuzzFindingTests {
-    /// Two counts of `Int.max` for one phrase overflow the sum in
-    /// `CustomLanguageModelFile.rankedPhrases` (Sources/Speech/Bridge, line 71).
-    @Test(.disabled("traps: arithmetic overflow in CustomLanguageModelFile.rankedPhrases; owner: Speech/Bridge"))
+    /// Two counts of `Int.max` for one phrase overflowed the sum in
+    /// `CustomLanguageModelFile`; the sum now saturates (`summed(_:)`).
+    @Test
     func customLanguageModelCountOverflow() async throws {
         let target = try #require(FuzzTarget.named("custom-lm"))
         let folder = try Fixtures.temporaryDirectory("fuzz-finding")
