@@ -81,7 +81,7 @@ struct CustomLanguageModelFile: Codable, Sendable, Equatable {
 
     /// How many phrases a prepared model keeps (Apple's contextual-string cap,
     /// which the engine also applies).
-    static let phraseLimit = 100
+    static let phraseLimit = RecognitionConfiguration.phraseLimit
     /// How many characters of phrases `preparedPhrases` returns at most: the
     /// engine puts the phrases in Whisper's prompt, which keeps only its last
     /// 223 tokens (about 4 characters each), and contextual strings share it.

@@ -1,4 +1,5 @@
 import Foundation
+internal import SpeechEngine
 
 /// One description of a recognition, built by either face from its own
 /// options: what the Bridge needs to set the engine up.
@@ -38,6 +39,6 @@ package struct RecognitionConfiguration: Sendable, Hashable {
         }
     }
 
-    /// Apple caps contextual strings at 100.
-    package static let phraseLimit = 100
+    /// Apple caps contextual strings at 100; the engine takes as many.
+    package static let phraseLimit = TranscriptionOptions.maximumPhraseCount
 }

@@ -1,9 +1,6 @@
 import Foundation
 
 extension SFSpeechRecognitionRequest {
-    /// Apple caps contextual strings at 100.
-    static let contextualStringLimit = RecognitionConfiguration.phraseLimit
-
     /// What this request asks of the recognizer, in the Bridge's terms:
     /// contextual strings and the custom language model, punctuation,
     /// partial results, and three alternatives for `transcriptions`.
