@@ -13,7 +13,7 @@ enum ResultMapping {
         var substring: String
         /// Where `substring` sits in the display string, in UTF-16 units.
         var range: NSRange
-        /// The engine's word (times from stream start, probability).
+        /// The recognised word (stream times, confidence).
         var timing: RecognizedWord
     }
 

@@ -150,12 +150,7 @@ struct StreamingPipeline {
         try flushUnblocked()
         detectorEvents(detector.finish())
         try commitPending()
-        totalSamples += sampleCount
-        buffer = []
-        bufferStart = totalSamples
-        bufferHasSpeech = false
-        detectorOrigin += sampleCount
-        advanceWatermark(to: seconds(totalSamples), force: true)
+        skipUnheard(sampleCount)
     }
 
     /// Finalizes the words heard before stream sample `cut`: they come out
@@ -197,14 +192,8 @@ struct StreamingPipeline {
             emit(.final(hypothesis))
             remember(text)
         }
-        committedEndSeconds = rangeEnd
-        hasCommitted = true
-        buffer.removeFirst(keepFrom - bufferStart)
-        bufferStart = keepFrom
+        settleCommit(through: rangeEnd, droppingSamples: keepFrom - bufferStart)
         bufferHasSpeech = !rest.isEmpty || detector.isSpeechActive
-        samplesAtLastVolatile = totalSamples
-        reportedVolatileSinceCommit = false
-        advanceWatermark(to: rangeEnd, force: true)
     }
 
     /// Decodes `samples` — audio that is all there, such as a file — as
@@ -242,14 +231,9 @@ struct StreamingPipeline {
         }
         _ = transcript
         committedTail = tail
-        totalSamples += samples.count
-        buffer = []
-        bufferStart = totalSamples
-        bufferHasSpeech = false
-        committedEndSeconds = seconds(totalSamples)
+        committedEndSeconds = seconds(totalSamples + samples.count)
         hasCommitted = true
-        detectorOrigin += samples.count
-        advanceWatermark(to: seconds(totalSamples), force: true)
+        skipUnheard(samples.count)
         emit(.progress(processedSeconds: seconds(totalSamples)))
     }
 
@@ -371,17 +355,35 @@ struct StreamingPipeline {
             emit(.final(hypothesis))
             remember(hypothesis.text)
         }
-        committedEndSeconds = rangeEnd
-        hasCommitted = true
-        buffer.removeFirst(keepFromSample)
-        bufferStart += keepFromSample
+        settleCommit(through: rangeEnd, droppingSamples: keepFromSample)
         if buffer.isEmpty || all {
             // Audio kept after a full commit holds skipped speech still to decode.
             bufferHasSpeech = !buffer.isEmpty || detector.isSpeechActive
         }
+    }
+
+    /// What every commit leaves behind: results final through `rangeEnd`,
+    /// the committed audio dropped from the buffer, the volatile clock reset.
+    private mutating func settleCommit(through rangeEnd: Double, droppingSamples count: Int) {
+        committedEndSeconds = rangeEnd
+        hasCommitted = true
+        buffer.removeFirst(count)
+        bufferStart += count
         samplesAtLastVolatile = totalSamples
         reportedVolatileSinceCommit = false
         advanceWatermark(to: rangeEnd, force: true)
+    }
+
+    /// Moves stream time over `sampleCount` samples the live path did not
+    /// hear (a long gap, a recording decoded apart): nothing pending, the
+    /// detector's clock shifted, everything before the new end final.
+    private mutating func skipUnheard(_ sampleCount: Int) {
+        totalSamples += sampleCount
+        buffer = []
+        bufferStart = totalSamples
+        bufferHasSpeech = false
+        detectorOrigin += sampleCount
+        advanceWatermark(to: seconds(totalSamples), force: true)
     }
 
     /// The sample where the detector hears speech well after `coveredSeconds`
