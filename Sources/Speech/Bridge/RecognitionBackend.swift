@@ -23,3 +23,8 @@ package protocol RecognitionBackend: AnyObject, Sendable {
     /// Stop now: no further results; the stream ends with a cancellation failure.
     func cancel()
 }
+
+extension RecognitionBackend {
+    /// The rate of the samples every backend takes (the engine's one rate).
+    package static var sampleRate: Double { BufferConversion.outputRate }
+}

@@ -43,8 +43,9 @@ open class SFSpeechRecognizer: NSObject, @unchecked Sendable {
         set { onDeviceOverride = newValue }
     }
 
-    /// Where tasks get their sessions (tests use scripted ones).
-    var sessionFactory: RecognitionSessionFactory = .engine
+    /// Where tasks get their sessions: the engine, a scripted fake in tests,
+    /// or SpeechMigration's modern pipeline (`useModernPipeline()`).
+    package var sessionFactory: RecognitionSessionFactory = .engine
     /// Whether a model for a locale is installed.
     var availabilityCheck: @Sendable (Locale) -> Bool = { LocaleMapping.isInstalled($0) }
     /// The permission answer tasks are checked against.

@@ -9,6 +9,8 @@ protocol AnalyzerModule: SpeechModule {
     var role: ModuleRole { get }
     /// The module's result channel.
     var output: any ModuleResultChannel { get }
+    /// The pipeline a transcriber runs on, if it chose one (nil: the analyzer's).
+    var pipelineFactory: RecognitionSessionFactory? { get }
 }
 
 /// How a module takes part in an analysis.

@@ -21,6 +21,9 @@ public final class DictationTranscriber: LocaleDependentSpeechModule {
     let contentHints: Set<ContentHint>
     /// The result channel behind `results`.
     let resultOutput: ModuleOutput<Result>
+    /// The recognition pipeline underneath (the engine unless SpeechMigration
+    /// chose another).
+    package let pipeline = TranscriberPipeline()
 
     /// Creates a dictation transcriber for a locale with a preset's options.
     public convenience init(locale: Locale, preset: Preset) {
@@ -94,4 +97,5 @@ public final class DictationTranscriber: LocaleDependentSpeechModule {
 extension DictationTranscriber: AnalyzerModule {
     var role: ModuleRole { .transcriber(settings) }
     var output: any ModuleResultChannel { resultOutput }
+    var pipelineFactory: RecognitionSessionFactory? { pipeline.factory }
 }

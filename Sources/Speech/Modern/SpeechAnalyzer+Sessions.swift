@@ -54,7 +54,8 @@ extension SpeechAnalyzer {
         let configuration = runner.settings.configuration(phrases: analysisContext.phrases, detector: detector)
         let backend: any RecognitionBackend
         do {
-            backend = try sessionFactory.backend(for: runner.settings.locale, configuration: configuration)
+            let factory = runner.module.pipelineFactory ?? sessionFactory
+            backend = try factory.backend(for: runner.settings.locale, configuration: configuration)
         } catch {
             throw ErrorMapping.speechError(forAny: error)
         }

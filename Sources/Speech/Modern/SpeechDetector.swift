@@ -100,4 +100,5 @@ public final class SpeechDetector: SpeechModule {
 extension SpeechDetector: AnalyzerModule {
     var role: ModuleRole { .detector(settings) }
     var output: any ModuleResultChannel { resultOutput }
+    var pipelineFactory: RecognitionSessionFactory? { nil }
 }

@@ -20,6 +20,9 @@ public final class SpeechTranscriber: LocaleDependentSpeechModule {
     let settings: TranscriberSettings
     /// The result channel behind `results`.
     let resultOutput: ModuleOutput<Result>
+    /// The recognition pipeline underneath (the engine unless SpeechMigration
+    /// chose another).
+    package let pipeline = TranscriberPipeline()
 
     /// Creates a transcriber for a locale with a preset's options.
     public convenience init(locale: Locale, preset: Preset) {
@@ -91,4 +94,5 @@ public final class SpeechTranscriber: LocaleDependentSpeechModule {
 extension SpeechTranscriber: AnalyzerModule {
     var role: ModuleRole { .transcriber(settings) }
     var output: any ModuleResultChannel { resultOutput }
+    var pipelineFactory: RecognitionSessionFactory? { pipeline.factory }
 }

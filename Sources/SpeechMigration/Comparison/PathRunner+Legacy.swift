@@ -15,16 +15,16 @@ extension PathRunner {
         return Self.outcome(.legacy, result: result, events: recorder.events, error: error)
     }
 
-    /// The legacy-over-modern adapter with a delegate.
+    /// The legacy face with a delegate, the modern pipeline underneath
+    /// (`useModernPipeline()`): the same code as `runLegacy`.
     func runLegacyOverModern(_ url: URL) async throws -> RecognitionOutcome {
-        guard let recognizer = ModernBackedSpeechRecognizer(locale: locale) else {
-            throw MigrationError(.unsupportedLocale, "No recognizer for \(locale.identifier).")
+        guard let recognizer = SFSpeechRecognizer(locale: locale) else {
+            throw MigrationError(.unsupportedLocale, "SFSpeechRecognizer does not support \(locale.identifier).")
         }
         recognizer.queue = OperationQueue()
-        let request = ModernBackedURLRecognitionRequest(url: url)
-        request.addsPunctuation = addsPunctuation
-        request.contextualStrings = contextualStrings
-        request.shouldReportPartialResults = reportsPartialResults
+        recognizer.useModernPipeline()
+        let request = SFSpeechURLRecognitionRequest(url: url)
+        configure(request)
         let recorder = LegacyDelegateRecorder()
         let (result, error) = await recorder.run { recognizer.recognitionTask(with: request, delegate: recorder) }
         return Self.outcome(.legacyOverModern, result: result, events: recorder.events, error: error)
@@ -33,8 +33,7 @@ extension PathRunner {
 
 /// Records the delegate calls of a legacy-shaped task (the face's own or the
 /// adapter's) and waits for the end.
-final class LegacyDelegateRecorder: NSObject, SFSpeechRecognitionTaskDelegate, ModernBackedRecognitionTaskDelegate,
-    @unchecked Sendable {
+final class LegacyDelegateRecorder: NSObject, SFSpeechRecognitionTaskDelegate, @unchecked Sendable {
     // @unchecked: delegate calls arrive serially; read after the end.
     private var recorded: [String] = []
 
@@ -59,13 +58,11 @@ final class LegacyDelegateRecorder: NSObject, SFSpeechRecognitionTaskDelegate, M
     private let lock = NSLock()
 
     /// Starts the task with `start` and waits for `didFinishSuccessfully`.
-    func run<Task: AnyObject>(_ start: () -> Task) async -> (SFSpeechRecognitionResult?, (any Error)?) {
+    func run(_ start: () -> SFSpeechRecognitionTask) async -> (SFSpeechRecognitionResult?, (any Error)?) {
         await withCheckedContinuation { continuation in
             lock.withLock { self.continuation = continuation }
             let task = start()
-            errorSource = { [weak task] in
-                (task as? SFSpeechRecognitionTask)?.error ?? (task as? ModernBackedRecognitionTask)?.error
-            }
+            errorSource = { [weak task] in task?.error }
         }
     }
 
@@ -91,21 +88,6 @@ final class LegacyDelegateRecorder: NSObject, SFSpeechRecognitionTaskDelegate, M
     func speechRecognitionTaskFinishedReadingAudio(_ task: SFSpeechRecognitionTask) { record("finishedReadingAudio") }
     func speechRecognitionTaskWasCancelled(_ task: SFSpeechRecognitionTask) { record("cancelled") }
     func speechRecognitionTask(_ task: SFSpeechRecognitionTask, didFinishSuccessfully successfully: Bool) {
-        end(successfully: successfully)
-    }
-
-    func speechRecognitionDidDetectSpeech(_ task: ModernBackedRecognitionTask) { record("detectedSpeech") }
-    func speechRecognitionTask(_ task: ModernBackedRecognitionTask, didHypothesizeTranscription transcription: SFTranscription) {
-        record("hypothesis")
-    }
-    func speechRecognitionTask(_ task: ModernBackedRecognitionTask,
-                               didFinishRecognition recognitionResult: SFSpeechRecognitionResult) {
-        result = recognitionResult
-        record("finalResult")
-    }
-    func speechRecognitionTaskFinishedReadingAudio(_ task: ModernBackedRecognitionTask) { record("finishedReadingAudio") }
-    func speechRecognitionTaskWasCancelled(_ task: ModernBackedRecognitionTask) { record("cancelled") }
-    func speechRecognitionTask(_ task: ModernBackedRecognitionTask, didFinishSuccessfully successfully: Bool) {
         end(successfully: successfully)
     }
 }

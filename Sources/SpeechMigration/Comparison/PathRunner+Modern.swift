@@ -5,6 +5,21 @@ import Speech
 extension PathRunner {
     /// The modern face: analyzer and transcriber over the file.
     func runModern(_ url: URL) async throws -> RecognitionOutcome {
+        try await analyze(url, as: .modern, pipeline: nil)
+    }
+
+    /// The modern face with legacy tasks underneath (`useLegacyPipeline`):
+    /// the same code as `runModern`.
+    func runModernOverLegacy(_ url: URL) async throws -> RecognitionOutcome {
+        let template = SFSpeechURLRecognitionRequest(url: url)
+        configure(template)
+        return try await analyze(url, as: .modernOverLegacy, pipeline: template)
+    }
+
+    /// Runs an analyzer and transcriber over the file, on the modern
+    /// pipeline or, given a template request, on the legacy one.
+    private func analyze(_ url: URL, as path: RecognitionPath,
+                         pipeline template: SFSpeechRecognitionRequest?) async throws -> RecognitionOutcome {
         guard let supported = await SpeechTranscriber.supportedLocale(equivalentTo: locale) else {
             throw MigrationError(.unsupportedLocale, "SpeechTranscriber does not support \(locale.identifier).")
         }
@@ -13,6 +28,7 @@ extension PathRunner {
             reportingOptions: reportsPartialResults ? [.volatileResults, .alternativeTranscriptions]
                 : [.alternativeTranscriptions],
             attributeOptions: [.audioTimeRange, .transcriptionConfidence])
+        if let template { transcriber.useLegacyPipeline(configuredLike: template) }
         var events: [String] = []
         var finals: [SpeechTranscriber.Result] = []
         do {
@@ -50,34 +66,10 @@ extension PathRunner {
         } catch let error as MigrationError {
             throw error
         } catch {
-            return RecognitionOutcome(path: .modern, transcript: "", words: [], events: events + ["error"],
+            return RecognitionOutcome(path: path, transcript: "", words: [], events: events + ["error"],
                                       error: Self.describe(error))
         }
-        return modernOutcome(.modern, finals: finals.map { ($0.text, $0.alternatives) }, events: events)
-    }
-
-    /// The modern-over-legacy adapter's results.
-    func runModernOverLegacy(_ url: URL) async throws -> RecognitionOutcome {
-        guard let recognizer = SFSpeechRecognizer(locale: locale) else {
-            throw MigrationError(.unsupportedLocale, "SFSpeechRecognizer does not support \(locale.identifier).")
-        }
-        recognizer.queue = OperationQueue()
-        let request = SFSpeechURLRecognitionRequest(url: url)
-        configure(request)
-        let transcriber = LegacyBackedTranscriber(recognizer: recognizer, request: request)
-        var events: [String] = []
-        var finals: [(AttributedString, [AttributedString])] = []
-        do {
-            for try await result in transcriber.results {
-                events.append(result.isFinal ? "final" : "volatile")
-                if result.isFinal { finals.append((result.text, result.alternatives)) }
-            }
-            events.append("end")
-        } catch {
-            return RecognitionOutcome(path: .modernOverLegacy, transcript: "", words: [], events: events + ["error"],
-                                      error: Self.describe(error))
-        }
-        return modernOutcome(.modernOverLegacy, finals: finals, events: events)
+        return modernOutcome(path, finals: finals.map { ($0.text, $0.alternatives) }, events: events)
     }
 
     /// Joins final phrases: words from the runs, alternative k from each

@@ -11,8 +11,11 @@ import Speech
 ///   comparisons cover whole files).
 /// - Modern: `SpeechAnalyzer` + `SpeechTranscriber` over the file, with time
 ///   range and confidence attributes, finalized through the end of the file.
-/// - Legacy over modern: `ModernBackedSpeechRecognizer` with a delegate.
-/// - Modern over legacy: `LegacyBackedTranscriber`'s results.
+/// - Legacy over modern: the legacy code above on a recognizer that runs on
+///   the modern pipeline (`useModernPipeline()`).
+/// - Modern over legacy: the modern code above on a transcriber that runs on
+///   legacy tasks configured like the legacy path's request
+///   (`useLegacyPipeline(configuredLike:)`).
 ///
 /// Recognition errors (no speech, a failed analysis) are part of the
 /// outcome (`error`), not thrown, so a suite can expect them.

@@ -7,9 +7,9 @@ public enum RecognitionPath: String, Codable, Sendable, Hashable, CaseIterable, 
     case legacy
     /// `SpeechAnalyzer` with a `SpeechTranscriber` over the file.
     case modern
-    /// `ModernBackedSpeechRecognizer`: legacy-shaped calls, modern pipeline.
+    /// The legacy face's code, the modern pipeline underneath (`useModernPipeline()`).
     case legacyOverModern = "legacy-over-modern"
-    /// `LegacyBackedTranscriber`: modern-shaped results, legacy task.
+    /// The modern face's code, legacy tasks underneath (`useLegacyPipeline(configuredLike:)`).
     case modernOverLegacy = "modern-over-legacy"
 
     /// The path's name as used on the command line and in reports.
