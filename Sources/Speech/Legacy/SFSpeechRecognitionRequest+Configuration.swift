@@ -4,7 +4,7 @@ extension SFSpeechRecognitionRequest {
     /// What this request asks of the recognizer, in the Bridge's terms:
     /// contextual strings and the custom language model, punctuation,
     /// partial results, and three alternatives for `transcriptions`.
-    func recognitionConfiguration() -> RecognitionConfiguration {
+    package func recognitionConfiguration() -> RecognitionConfiguration {
         var configuration = RecognitionConfiguration()
         configuration.phrases = contextualStrings
         if let model = customizedLanguageModel {

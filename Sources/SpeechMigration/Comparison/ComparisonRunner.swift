@@ -11,7 +11,7 @@ public struct ComparisonRunner: Sendable {
     /// The paths, baseline first.
     public var paths: [RecognitionPath]
 
-    /// Creates a runner; by default legacy, modern and both adapters.
+    /// Creates a runner; by default legacy, modern, both adapters and batch.
     public init(runner: PathRunner = PathRunner(), paths: [RecognitionPath] = RecognitionPath.allCases) {
         self.runner = runner
         self.paths = paths.isEmpty ? RecognitionPath.allCases : paths

@@ -16,6 +16,8 @@ import Speech
 /// - Modern over legacy: the modern code above on a transcriber that runs on
 ///   legacy tasks configured like the legacy path's request
 ///   (`useLegacyPipeline(configuredLike:)`).
+/// - Batch: the engine's batch decoding of the file with the legacy path's
+///   settings, through no face (the baseline the faces deliver).
 ///
 /// Recognition errors (no speech, a failed analysis) are part of the
 /// outcome (`error`), not thrown, so a suite can expect them.
@@ -51,6 +53,7 @@ public struct PathRunner: Sendable {
         case .modern: return try await runModern(url)
         case .legacyOverModern: return try await runLegacyOverModern(url)
         case .modernOverLegacy: return try await runModernOverLegacy(url)
+        case .batch: return try await runBatch(url)
         }
     }
 

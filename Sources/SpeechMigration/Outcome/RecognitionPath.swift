@@ -11,6 +11,9 @@ public enum RecognitionPath: String, Codable, Sendable, Hashable, CaseIterable, 
     case legacyOverModern = "legacy-over-modern"
     /// The modern face's code, legacy tasks underneath (`useLegacyPipeline(configuredLike:)`).
     case modernOverLegacy = "modern-over-legacy"
+    /// The engine's batch decoding of the file (`speech transcribe`), no
+    /// face: what the faces should deliver on a file.
+    case batch
 
     /// The path's name as used on the command line and in reports.
     public var description: String { rawValue }

@@ -3,15 +3,16 @@ import SpeechEngine
 import SpeechMigration
 
 /// `speech compare FILE...`: the same audio through the legacy face, the
-/// modern face and both migration adapters, compared side by side.
+/// modern face, both migration adapters and the engine's batch decoding
+/// (`batch`, what the faces should deliver), compared side by side.
 struct CompareCommand: SpeechCommand {
     static let help = CommandHelp(
         commandName: "compare",
-        overview: "Compare the legacy face, the modern face and the migration adapters on the same audio.",
+        overview: "Compare the legacy face, the modern face, the migration adapters and the engine's batch decoding on the same audio.",
         usage: "compare <file>... [--paths <list>] [--locale <id>] [--punctuation] [--format text|json]",
         arguments: [("<file>", "Audio files (WAV, FLAC, Ogg, MP3).")],
         commandOptions: [
-            .value("paths", "list", help: "Comma-separated paths, baseline first (default:\nlegacy,modern,legacy-over-modern,modern-over-legacy)."),
+            .value("paths", "list", help: "Comma-separated paths, baseline first (default:\nlegacy,modern,legacy-over-modern,modern-over-legacy,batch)."),
             .value("locale", "id", help: "Locale to recognize (default: en-US)."),
             .flag("punctuation", help: "Keep punctuation in the transcripts (legacy addsPunctuation)."),
             .value("format", "format", help: "Output: text or json (default: text)."),

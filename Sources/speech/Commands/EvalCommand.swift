@@ -19,7 +19,7 @@ struct EvalCommand: SpeechCommand {
             .value("hypotheses", "out.tsv", help: "Write id<TAB>hypothesis lines to this file."),
             .value("score", "hyp.tsv", help: "Score this id<TAB>hypothesis file instead of transcribing."),
             .flag("stream", help: "Stream each clip through the streaming recognizer (100 ms chunks, as\nfast as it takes them) and show its WER beside batch WER."),
-            .value("face", "batch|legacy|modern", help: "Transcribe through the engine's batch path (default), the legacy face\n(SFSpeechURLRecognitionRequest) or the modern face (SpeechAnalyzer over\nan AVAudioFile), as an app would."),
+            .value("face", "batch|legacy|modern|legacy-over-modern|modern-over-legacy", help: "Transcribe through the engine's batch path (default), the legacy face\n(SFSpeechURLRecognitionRequest), the modern face (SpeechAnalyzer over\nan AVAudioFile), as an app would, or either face's code on the other's\npipeline (the migration adapters)."),
             ModelChoice.option,
             DecodingArguments.beamOption,
             DecodingArguments.threadsOption,

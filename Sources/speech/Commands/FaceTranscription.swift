@@ -1,6 +1,7 @@
 import AVFoundation
 import Foundation
 import Speech
+import SpeechMigration
 
 /// A file transcribed through one of the Apple faces, written the way an app
 /// on an Apple platform writes it: what `speech eval --face` scores against
@@ -12,22 +13,29 @@ enum FaceTranscription: String, CaseIterable {
     /// `SpeechAnalyzer(inputAudioFile:…, finishAfterFile: true)` with a
     /// `SpeechTranscriber` (`.transcription` preset); the final results joined.
     case modern
+    /// The legacy code above on the modern pipeline (`useModernPipeline()`).
+    case legacyOverModern = "legacy-over-modern"
+    /// The modern code above on legacy tasks (`useLegacyPipeline()`).
+    case modernOverLegacy = "modern-over-legacy"
 
     /// The face's transcript of `url` in `locale`; empty when it found no
     /// speech (legacy error 1110).
     func transcribe(_ url: URL, locale: Locale) async throws -> String {
         switch self {
-        case .legacy: try await Self.legacyTranscript(url, locale: locale)
-        case .modern: try await Self.modernTranscript(url, locale: locale)
+        case .legacy: try await Self.legacyTranscript(url, locale: locale, modernPipeline: false)
+        case .modern: try await Self.modernTranscript(url, locale: locale, legacyPipeline: false)
+        case .legacyOverModern: try await Self.legacyTranscript(url, locale: locale, modernPipeline: true)
+        case .modernOverLegacy: try await Self.modernTranscript(url, locale: locale, legacyPipeline: true)
         }
     }
 
-    private static func legacyTranscript(_ url: URL, locale: Locale) async throws -> String {
+    private static func legacyTranscript(_ url: URL, locale: Locale, modernPipeline: Bool) async throws -> String {
         guard let recognizer = SFSpeechRecognizer(locale: locale), recognizer.isAvailable else {
             throw SFSpeechError(.noModel, userInfo: [NSLocalizedDescriptionKey:
                 "No installed model recognizes \(locale.identifier); run `speech assets install whisper-base`."])
         }
         recognizer.queue = OperationQueue()
+        if modernPipeline { recognizer.useModernPipeline() }
         let request = SFSpeechURLRecognitionRequest(url: url)
         return try await withCheckedThrowingContinuation { continuation in
             recognizer.recognitionTask(with: request) { result, error in
@@ -45,8 +53,9 @@ enum FaceTranscription: String, CaseIterable {
         }
     }
 
-    private static func modernTranscript(_ url: URL, locale: Locale) async throws -> String {
+    private static func modernTranscript(_ url: URL, locale: Locale, legacyPipeline: Bool) async throws -> String {
         let transcriber = SpeechTranscriber(locale: locale, preset: .transcription)
+        if legacyPipeline { transcriber.useLegacyPipeline() }
         let collector = Task {
             var text = AttributedString()
             for try await result in transcriber.results where result.isFinal { text += result.text }

@@ -21,11 +21,16 @@ struct AdapterModelTests {
         let legacy = try #require(byPath[.legacy]), modern = try #require(byPath[.modern])
         let legacyOverModern = try #require(byPath[.legacyOverModern])
         let modernOverLegacy = try #require(byPath[.modernOverLegacy])
+        let batch = try #require(byPath[.batch])
         for outcome in report.outcomes {
             #expect(outcome.error == nil)
             MigrationExpectations.expectEquivalent(outcome, to: OutcomeFixtures.reference(
                 "go forward ten meters"), maximumWordErrorRate: 0)
         }
+        // Both faces deliver the engine's batch decoding of the file.
+        #expect(legacy.transcript == batch.transcript)
+        MigrationExpectations.expectEquivalent(legacy, to: batch, timingToleranceSeconds: 0.001)
+        MigrationExpectations.expectEquivalent(modern, to: batch, timingToleranceSeconds: 0.001)
         // Legacy code on the modern pipeline: the legacy result and delegate order.
         MigrationExpectations.expectEquivalent(legacyOverModern, to: legacy, timingToleranceSeconds: 0.001)
         #expect(legacyOverModern.events == legacy.events)
