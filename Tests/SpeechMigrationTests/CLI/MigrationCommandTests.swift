@@ -55,7 +55,7 @@ struct MigrationCommandModelTests {
     private let speech = ExampleProgram(name: "speech")
     private let guide = Fixtures.packageRoot.appendingPathComponent("MigrationGuide")
 
-    @Test("speech compare --format json reports all four paths with WER 0 on a clean clip")
+    @Test("speech compare --format json reports all five paths with WER 0 on a clean clip")
     func compareJSON() throws {
         let run = try speech.run(["compare", MigrationModelSupport.goForward.path, "--format", "json"])
         #expect(run.status == 0, "\(run.error)")

@@ -14,7 +14,7 @@ import TestSupport
 struct AdapterModelTests {
     private let runner = PathRunner(locale: Locale(identifier: "en-US"))
 
-    @Test("all four paths transcribe the clip; the same code gives the same result on either pipeline")
+    @Test("all five paths transcribe the clip; the same code gives the same result on either pipeline")
     func fourPaths() async throws {
         let report = try await ComparisonRunner(runner: runner).compare(MigrationModelSupport.goForward)
         let byPath = Dictionary(uniqueKeysWithValues: report.outcomes.map { ($0.path, $0) })
