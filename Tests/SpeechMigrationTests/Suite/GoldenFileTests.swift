@@ -104,6 +104,6 @@ import Testing
             _ = try GoldenFile.read(folder.appendingPathComponent("suite.json"), path: .legacy)
         }
         #expect(error.code == .invalidGolden && error.key == "(top level)")
-        #expect(error.message.hasSuffix("suite.json line 1, key (top level): the required key \"path\" is missing. It names the recognition path: legacy, modern, legacy-over-modern, modern-over-legacy."))
+        #expect(error.message.hasSuffix("suite.json line 1, key (top level): the required key \"path\" is missing. It names the recognition path: legacy, modern, legacy-over-modern, modern-over-legacy, batch."))
     }
 }

@@ -68,7 +68,7 @@ import Testing
         let (error, message) = try loadError("{\"name\": \"x\",\n \"paths\": [\"legacy\", \"old\"], \"cases\": []}")
         #expect(error.key == "paths[1]" && error.value == "\"old\"")
         #expect(message == "suite.json line 2, key paths[1]: \"old\" is not an accepted value. Give a list of paths, "
-                + "baseline first, from: legacy, modern, legacy-over-modern, modern-over-legacy.")
+                + "baseline first, from: legacy, modern, legacy-over-modern, modern-over-legacy, batch.")
     }
 
     @Test func misspeltBoundKeyIsRefusedWithASuggestion() throws {
