@@ -111,9 +111,10 @@ let package = Package(
                           path: "MigrationGuide/Examples/OneMinuteToLongForm", swiftSettings: swift6),
 
         // MARK: Tests
-        // Shared fixtures: corpus paths, model location, synthesized audio.
-        .target(name: "TestSupport", dependencies: ["SpeechEngine", "AVFoundation"], path: "Tests/TestSupport",
-                swiftSettings: swift6),
+        // Shared fixtures (corpus paths, model location, synthesized audio) and the one test
+        // environment of the faces: the scripted backend, the tracking scheduler, the manual clock.
+        .target(name: "TestSupport", dependencies: ["SpeechEngine", "Speech", "SpeechEvaluation", "AVFoundation"],
+                path: "Tests/TestSupport", swiftSettings: swift6),
         // Seeded, deterministic fuzzing of every file parser: mutator, targets, runner.
         // The tests run it briefly; Benchmarks/Fuzz runs it long.
         .target(name: "SpeechFuzzing", dependencies: ["SpeechEngine", "Speech", "SpeechEvaluation", "SpeechMigration"],

@@ -40,3 +40,14 @@ enum ConfigurationMapping {
         return options
     }
 }
+
+extension RecognitionConfiguration {
+    /// Checks that the engine can take this configuration in `locale`, as
+    /// the engine backend does when it starts; a test's fake backend factory
+    /// calls it so that it rejects what the engine rejects.
+    /// - Throws: `SFSpeechError(.malformedSupplementalModel)` when the custom
+    ///   language model files cannot be used.
+    package func validate(for locale: Locale) throws {
+        _ = try ConfigurationMapping.streamingOptions(for: self, locale: locale)
+    }
+}

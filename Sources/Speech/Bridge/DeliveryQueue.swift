@@ -18,11 +18,13 @@ final class DeliveryQueue: Sendable {
 
     /// The queue the callbacks run on.
     let queue: OperationQueue
+    private let scheduler: BridgeScheduler
     private let state = Mutex(State())
 
-    /// Delivers on `queue`.
-    init(queue: OperationQueue) {
+    /// Delivers on `queue`, adding operations through `scheduler`.
+    init(queue: OperationQueue, scheduler: BridgeScheduler = .system) {
         self.queue = queue
+        self.scheduler = scheduler
     }
 
     /// Submits `callback` to run after every callback submitted before it.
@@ -34,7 +36,7 @@ final class DeliveryQueue: Sendable {
             return true
         }
         if startDraining {
-            queue.addOperation { [self] in drain() }
+            scheduler.operation(queue) { [self] in drain() }
         }
     }
 

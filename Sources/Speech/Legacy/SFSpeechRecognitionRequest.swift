@@ -79,7 +79,7 @@ open class SFSpeechRecognitionRequest: NSObject, @unchecked Sendable {
     /// Starts producing audio into `feed` once a task has attached.
     /// Buffer requests produce audio as the app appends it; URL requests
     /// override this to read their file.
-    func startProducingAudio() {}
+    func startProducingAudio(on scheduler: BridgeScheduler) {}
 
     /// Stops taking audio (the task's `finish()`): what arrived is finalized.
     func stopProducingAudio() {

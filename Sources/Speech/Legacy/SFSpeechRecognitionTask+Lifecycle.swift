@@ -22,7 +22,7 @@ extension SFSpeechRecognitionTask {
         lock.withLock { nextLimitSeconds = request.recognitionLimitSeconds }
         // Creating a session may load a model (seconds): keep it off both the
         // caller's thread and Swift concurrency's small cooperative pool.
-        DispatchQueue.global(qos: .userInitiated).async { [self] in
+        scheduler.background { [self] in
             do {
                 sessionReady(try factory.backend(for: locale, configuration: configuration))
             } catch {
@@ -41,7 +41,7 @@ extension SFSpeechRecognitionTask {
             session.cancel()
             return
         }
-        Task.detached(priority: .userInitiated) { [self] in
+        _ = scheduler.task(.userInitiated) { [self] in
             for await update in session.updates {
                 handle(update)
             }
@@ -70,7 +70,7 @@ extension SFSpeechRecognitionTask {
         if request is SFSpeechURLRecognitionRequest {
             lock.withLock { if currentState == .starting { currentState = .running } }
         }
-        request.startProducingAudio()
+        request.startProducingAudio(on: scheduler)
     }
 
     /// Hands live samples to the session, applying the one-minute limit of
@@ -110,7 +110,7 @@ extension SFSpeechRecognitionTask {
             noteEndOfAudio()
             session.finish()
             let feed = request.feed
-            DispatchQueue.global(qos: .userInitiated).async { feed.close() }
+            scheduler.background { feed.close() }
         }
     }
 

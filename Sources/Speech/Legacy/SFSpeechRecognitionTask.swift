@@ -31,6 +31,8 @@ open class SFSpeechRecognitionTask: NSObject, @unchecked Sendable {
     let lock = NSLock()
     let request: SFSpeechRecognitionRequest
     let delivery: DeliveryQueue
+    /// Where the task's hops run (the system's; a test's manual one).
+    let scheduler: BridgeScheduler
     /// The audio's voice features; nil for on-device tasks (no analytics).
     let voice: VoiceAnalyzer?
 
@@ -57,10 +59,12 @@ open class SFSpeechRecognitionTask: NSObject, @unchecked Sendable {
     var reportedFinishedReading = false
     var lastPartialText: String?
 
-    init(request: SFSpeechRecognitionRequest, receiver: Receiver, queue: OperationQueue) {
+    init(request: SFSpeechRecognitionRequest, receiver: Receiver, queue: OperationQueue,
+         scheduler: BridgeScheduler = .system) {
         self.request = request
         self.receiver = receiver
-        self.delivery = DeliveryQueue(queue: queue)
+        self.scheduler = scheduler
+        self.delivery = DeliveryQueue(queue: queue, scheduler: scheduler)
         self.voice = request.requiresOnDeviceRecognition ? nil : VoiceAnalyzer()
         super.init()
     }

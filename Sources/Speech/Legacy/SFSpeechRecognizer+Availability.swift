@@ -5,6 +5,7 @@ extension SFSpeechRecognizer {
     func updateAvailabilityMonitor() {
         let wantsMonitor = delegate != nil
         let interval = availabilityPollInterval
+        let scheduler = scheduler
         monitorLock.withLock {
             monitor?.cancel()
             monitor = nil
@@ -13,11 +14,7 @@ extension SFSpeechRecognizer {
                 return
             }
             if lastReportedAvailability == nil { lastReportedAvailability = isAvailable }
-            let timer = DispatchSource.makeTimerSource(queue: .global(qos: .utility))
-            timer.schedule(deadline: .now() + interval, repeating: interval)
-            timer.setEventHandler { [weak self] in self?.checkAvailability() }
-            monitor = timer
-            timer.resume()
+            monitor = scheduler.repeating(interval) { [weak self] in self?.checkAvailability() }
         }
     }
 
@@ -31,7 +28,7 @@ extension SFSpeechRecognizer {
             return true
         }
         guard changed else { return }
-        queue.addOperation { [weak self] in
+        scheduler.operation(queue) { [weak self] in
             guard let self, let delegate = self.delegate else { return }
             delegate.speechRecognizer(self, availabilityDidChange: available)
         }

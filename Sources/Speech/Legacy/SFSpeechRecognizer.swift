@@ -46,20 +46,24 @@ open class SFSpeechRecognizer: NSObject, @unchecked Sendable {
     /// Where tasks get their sessions: the engine, a scripted fake in tests,
     /// or SpeechMigration's modern pipeline (`useModernPipeline()`).
     package var sessionFactory: RecognitionSessionFactory = .engine
+    /// Where tasks and the availability timer run their hops (tests use a manual one).
+    package var scheduler: BridgeScheduler = .system {
+        didSet { updateAvailabilityMonitor() }
+    }
     /// Whether a model for a locale is installed.
-    var availabilityCheck: @Sendable (Locale) -> Bool = { LocaleMapping.isInstalled($0) }
+    package var availabilityCheck: @Sendable (Locale) -> Bool = { LocaleMapping.isInstalled($0) }
     /// The permission answer tasks are checked against.
-    var authorizationStatusProvider: @Sendable () -> SFSpeechRecognizerAuthorizationStatus = {
+    package var authorizationStatusProvider: @Sendable () -> SFSpeechRecognizerAuthorizationStatus = {
         AuthorizationStore.standard.status()
     }
     /// Seconds between availability checks while a delegate is set.
-    var availabilityPollInterval: TimeInterval = 2 {
+    package var availabilityPollInterval: TimeInterval = 2 {
         didSet { updateAvailabilityMonitor() }
     }
 
     private var onDeviceOverride: Bool?
     let monitorLock = NSLock()
-    var monitor: DispatchSourceTimer?
+    var monitor: BridgeTimer?
     var lastReportedAvailability: Bool?
 
     /// Creates a recognizer for the user's default language, or nil when it
@@ -142,7 +146,7 @@ open class SFSpeechRecognizer: NSObject, @unchecked Sendable {
         if request.taskHint == .unspecified, defaultTaskHint != .unspecified {
             request.taskHint = defaultTaskHint
         }
-        let task = SFSpeechRecognitionTask(request: request, receiver: receiver, queue: queue)
+        let task = SFSpeechRecognitionTask(request: request, receiver: receiver, queue: queue, scheduler: scheduler)
         let status = authorizationStatusProvider()
         let failure: (any Error)? = (status == .denied || status == .restricted)
             ? ErrorMapping.Legacy.notAuthorized.error(reason: "Speech recognition permission is \(status).")

@@ -21,10 +21,10 @@ open class SFSpeechURLRecognitionRequest: SFSpeechRecognitionRequest, @unchecked
         super.init()
     }
 
-    override func startProducingAudio() {
+    override func startProducingAudio(on scheduler: BridgeScheduler) {
         let url = url
         let feed = feed
-        DispatchQueue.global(qos: .userInitiated).async {
+        scheduler.background {
             do {
                 feed.appendRecording(try BufferConversion.samples(ofFileAt: url))
                 feed.end()

@@ -58,6 +58,8 @@ protocol ModuleResultChannel: AnyObject, Sendable {
     func publish(_ detection: ModernDetection)
     /// Ends the stream normally, or by throwing `error`.
     func finish(throwing error: (any Error)?)
+    /// Whether the stream was ended (tests check that nothing ended it early).
+    var isFinished: Bool { get }
 }
 
 /// The result stream of one module: made once, handed out by `results`,
@@ -67,6 +69,7 @@ final class ModuleOutput<Element: Sendable>: ModuleResultChannel {
     let stream: AsyncThrowingStream<Element, any Error>
     private let continuation: AsyncThrowingStream<Element, any Error>.Continuation
     private let owner = Mutex<ObjectIdentifier?>(nil)
+    private let finished = Mutex(false)
     private let makeFromTranscription: @Sendable (ModernTranscription) -> Element?
     private let makeFromDetection: @Sendable (ModernDetection) -> Element?
 
@@ -96,6 +99,11 @@ final class ModuleOutput<Element: Sendable>: ModuleResultChannel {
     }
 
     func finish(throwing error: (any Error)?) {
+        finished.withLock { $0 = true }
         continuation.finish(throwing: error)
+    }
+
+    var isFinished: Bool {
+        finished.withLock { $0 }
     }
 }

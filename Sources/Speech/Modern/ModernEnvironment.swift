@@ -3,10 +3,13 @@ import Synchronization
 
 /// Overrides for tests, scoped to a task (and the tasks it creates), so that
 /// tests running in parallel do not see each other's overrides.
-enum ModernTestHooks {
+package enum ModernTestHooks {
     /// Where analyzers created in this task get their sessions (a scripted
     /// fake in tests); `nil` means the engine.
-    @TaskLocal static var sessionFactory: RecognitionSessionFactory?
+    @TaskLocal package static var sessionFactory: RecognitionSessionFactory?
+    /// Where analyzers created in this task run their tasks (a test's
+    /// tracking scheduler); `nil` means the system's.
+    @TaskLocal package static var scheduler: BridgeScheduler?
     /// The analysis slots analyzers created in this task take; `nil` means
     /// the process-wide slots (or none, when `sessionFactory` is overridden).
     @TaskLocal static var analysisSlots: ModernAnalysisSlots?

@@ -36,7 +36,7 @@ extension SpeechAnalyzer {
         guard beginInput(SpeechAnalyzer.recordingLoop(for: AudioFileInput(file: audioFile))) != nil else { return }
         if finishAfterFile {
             let weakSelf = WeakAnalyzer(self)
-            Task(priority: analyzerOptions.priority) {
+            _ = scheduler.task(analyzerOptions.priority) {
                 // Failures reach the result sequences; nothing else waits here.
                 try? await weakSelf.analyzer?.finalizeAndFinishThroughEndOfInput()
             }

@@ -20,6 +20,8 @@ extension SpeechAnalyzer {
         /// Resumed with success when the condition holds, or with the
         /// analyzer's error (`CancellationError` if it finished without one).
         var continuation: CheckedContinuation<Void, any Error>
+        /// Called when it is resumed (a test scheduler then counts it running again).
+        var onResume: @Sendable () -> Void = {}
     }
 
     // MARK: Finalizing and finishing
@@ -129,7 +131,7 @@ extension SpeechAnalyzer {
         let id = nextWaiterID
         nextWaiterID += 1
         try await withCheckedThrowingContinuation { continuation in
-            waiters[id] = Waiter(condition: condition, continuation: continuation)
+            waiters[id] = Waiter(condition: condition, continuation: continuation, onResume: scheduler.waits())
         }
     }
 
@@ -146,6 +148,7 @@ extension SpeechAnalyzer {
     func resumeSatisfiedWaiters() {
         for (id, waiter) in waiters where isSatisfied(waiter.condition) {
             waiters[id] = nil
+            waiter.onResume()
             waiter.continuation.resume()
         }
     }
@@ -199,6 +202,7 @@ extension SpeechAnalyzer {
         let pending = waiters
         waiters = [:]
         for waiter in pending.values {
+            waiter.onResume()
             if isSatisfied(waiter.condition) {
                 waiter.continuation.resume()
             } else {

@@ -70,7 +70,7 @@ extension SpeechAnalyzer {
         inputExhausted = false
         let generation = inputGeneration
         let weakSelf = WeakAnalyzer(self)
-        let task = Task(priority: analyzerOptions.priority) {
+        let task = scheduler.task(analyzerOptions.priority) {
             await loop(weakSelf, generation)
         }
         inputTask.withLock { previous in

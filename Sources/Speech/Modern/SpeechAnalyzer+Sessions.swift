@@ -75,7 +75,7 @@ extension SpeechAnalyzer {
     /// Reads a transcriber's updates until they end.
     func startReading(_ updates: AsyncStream<SessionUpdate>, runner id: ObjectIdentifier) {
         let weakSelf = WeakAnalyzer(self)
-        Task(priority: analyzerOptions.priority) {
+        _ = scheduler.task(analyzerOptions.priority) {
             for await update in updates {
                 guard let analyzer = weakSelf.analyzer else { return }
                 await analyzer.handle(update, runner: id)

@@ -50,6 +50,8 @@ public final actor SpeechAnalyzer: Sendable {
     var volatileRangeChangedHandler: VolatileRangeHandler?
     /// Where recognition backends come from (the engine, or a scripted fake in tests).
     let sessionFactory: RecognitionSessionFactory
+    /// Where the analyzer's tasks run (the system's, or a test's tracking scheduler).
+    let scheduler: BridgeScheduler
     /// Where asset state (installed models, reservations) is kept.
     let assets: ModernAssets
     /// Identifies this analyzer to the modules it claims.
@@ -129,6 +131,7 @@ public final actor SpeechAnalyzer: Sendable {
         self.analysisContext = analysisContext
         self.volatileRangeChangedHandler = volatileRangeChangedHandler
         sessionFactory = ModernTestHooks.sessionFactory ?? .engine
+        scheduler = ModernTestHooks.scheduler ?? .system
         analysisSlots = ModernTestHooks.analysisSlots
             ?? (ModernTestHooks.sessionFactory == nil ? ModernAnalysisSlots.shared : nil)
         assets = ModernAssets.current
@@ -166,7 +169,7 @@ public final actor SpeechAnalyzer: Sendable {
             // The analyzer is fully initialized: the input task may use it now.
             let priority = analyzerOptions.priority
             let weakSelf = WeakAnalyzer(self)
-            let task = Task(priority: priority) {
+            let task = scheduler.task(priority) {
                 await inputLoop(weakSelf, 1)
             }
             inputTask.withLock { $0 = task }

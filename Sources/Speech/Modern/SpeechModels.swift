@@ -33,7 +33,9 @@ final class ModelRetention: Sendable {
     private struct State {
         var activeAnalyses = 0
         var keepsForProcess = false
-        var lingersUntil: ContinuousClock.Instant?
+        /// Bumped by each lingering end; only the latest one's timer releases.
+        var lingerGeneration = 0
+        var lingers = false
         var releaseCount = 0
     }
 
@@ -41,10 +43,14 @@ final class ModelRetention: Sendable {
     let lingeringSeconds: Double
     private let state = Mutex(State())
     private let releaseModels: @Sendable () -> Void
+    /// Where the lingering time is kept (the system's clock; a test's manual one).
+    private let scheduler: BridgeScheduler
 
     /// Retention that calls `releaseModels` when models may go.
-    init(lingeringSeconds: Double, releaseModels: @escaping @Sendable () -> Void) {
+    init(lingeringSeconds: Double, scheduler: BridgeScheduler = .system,
+         releaseModels: @escaping @Sendable () -> Void) {
         self.lingeringSeconds = lingeringSeconds
+        self.scheduler = scheduler
         self.releaseModels = releaseModels
     }
 
@@ -55,23 +61,27 @@ final class ModelRetention: Sendable {
 
     /// An analysis that started ended, with its analyzer's retention option.
     func analysisEnded(retention: SpeechAnalyzer.Options.ModelRetention) {
-        let clock = ContinuousClock()
-        let releaseNow: Bool = state.withLock { state in
+        let (releaseNow, generation): (Bool, Int) = state.withLock { state in
             state.activeAnalyses = max(0, state.activeAnalyses - 1)
             switch retention {
             case .whileInUse: break
-            case .lingering: state.lingersUntil = clock.now.advanced(by: .seconds(lingeringSeconds))
+            case .lingering:
+                state.lingerGeneration += 1
+                state.lingers = true
             case .processLifetime: state.keepsForProcess = true
             }
-            return mayReleaseLocked(state, now: clock.now)
+            return (mayReleaseLocked(state), state.lingerGeneration)
         }
         if releaseNow {
             release()
         } else if retention == .lingering {
-            let delay = lingeringSeconds
-            Task { [self] in
-                try? await Task.sleep(for: .seconds(delay))
-                if state.withLock({ mayReleaseLocked($0, now: clock.now) }) { release() }
+            scheduler.after(lingeringSeconds) { [self] in
+                let expired = state.withLock { state in
+                    guard state.lingerGeneration == generation else { return false }
+                    state.lingers = false
+                    return mayReleaseLocked(state)
+                }
+                if expired { release() }
             }
         }
     }
@@ -80,7 +90,7 @@ final class ModelRetention: Sendable {
     func endRetention() {
         let releaseNow: Bool = state.withLock { state in
             state.keepsForProcess = false
-            state.lingersUntil = nil
+            state.lingers = false
             return state.activeAnalyses == 0
         }
         if releaseNow { release() }
@@ -89,8 +99,8 @@ final class ModelRetention: Sendable {
     /// How many times models were released (for tests and diagnostics).
     var releaseCount: Int { state.withLock { $0.releaseCount } }
 
-    private func mayReleaseLocked(_ state: State, now: ContinuousClock.Instant) -> Bool {
-        state.activeAnalyses == 0 && !state.keepsForProcess && (state.lingersUntil.map { now >= $0 } ?? true)
+    private func mayReleaseLocked(_ state: State) -> Bool {
+        state.activeAnalyses == 0 && !state.keepsForProcess && !state.lingers
     }
 
     private func release() {

@@ -82,18 +82,22 @@ import Testing
 
     @Test func unreadableFileEndsTheTaskWithAudioReadFailed() async throws {
         let request = SFSpeechURLRecognitionRequest(url: URL(fileURLWithPath: "/nonexistent/clip.wav"))
-        let session = ScriptedSession()
-        let (recognizer, _) = makeRecognizer(session)
+        let environment = SpeechTestEnvironment()
+        let session = ScriptedBackend()
+        let (recognizer, _) = environment.makeRecognizer(session)
         let recorder = TaskRecorder()
         let task = recognizer.recognitionTask(with: request, resultHandler: recorder.handler)
-        #expect(await recorder.waitForCompletion())
-        #expect(await recorder.settle() == [.error(domain: SFSpeechErrorDomain, code: 2)])
+        await environment.drain()
+        #expect(recorder.calls == [.error(domain: SFSpeechErrorDomain, code: 2)])
+        // The session never got audio, only stopped.
+        #expect(!session.verbs.isEmpty && session.verbs.allSatisfy { $0 == .cancel })
         #expect((task.error as? SFSpeechError)?.code == .audioReadFailed)
     }
 
     @Test func sampleBuffersAreConvertedLikePCMBuffers() async throws {
         let session = SFSpeechRecognitionTaskTests.helloWorldSession()
-        let (recognizer, _) = makeRecognizer(session)
+        let environment = SpeechTestEnvironment()
+        let (recognizer, _) = environment.makeRecognizer(session)
         let request = SFSpeechAudioBufferRecognitionRequest()
         let recorder = TaskRecorder()
         recognizer.recognitionTask(with: request, resultHandler: recorder.handler)
@@ -102,8 +106,9 @@ import Testing
         let pcm = BufferConversionTests.sine(format, frequency: 300, seconds: 1.2)
         request.appendAudioSampleBuffer(CMSampleBuffer(pcmBuffer: pcm, presentationTimeStamp: .zero))
         request.endAudio()
-        #expect(await recorder.waitForCompletion())
+        await environment.drain()
         #expect(abs(session.appendedSeconds - 1.2) < 0.01)
-        #expect(recorder.calls.last == .result("hello world", isFinal: true))
+        #expect(recorder.calls == [.result("hello", isFinal: false), .result("hello world", isFinal: false),
+                                   .result("hello world", isFinal: true)])
     }
 }

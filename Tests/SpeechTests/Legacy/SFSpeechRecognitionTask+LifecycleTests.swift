@@ -1,18 +1,20 @@
 import Foundation
 import SpeechEngine
+import TestSupport
 import Testing
 @testable import Speech
 
 /// `cancel()` and `finish()` in every state, and the one-minute limit.
 @Suite struct SFSpeechRecognitionTaskLifecycleTests {
     typealias Fixture = (task: SFSpeechRecognitionTask, request: SFSpeechAudioBufferRecognitionRequest,
-                         session: ScriptedSession, recorder: TaskRecorder)
+                         session: ScriptedBackend, recorder: TaskRecorder, environment: SpeechTestEnvironment)
 
-    /// A delegate-based task driven to `state`.
+    /// A delegate-based task driven to `state`, everything it delivered so far delivered.
     func task(in state: SFSpeechRecognitionTaskState, delegate: Bool = true,
-              session: ScriptedSession = SFSpeechRecognitionTaskTests.helloWorldSession(holdsFinish: true))
+              session: ScriptedBackend = SFSpeechRecognitionTaskTests.helloWorldSession(holdsFinish: true))
         async -> Fixture {
-        let (recognizer, _) = makeRecognizer(session)
+        let environment = SpeechTestEnvironment()
+        let (recognizer, _) = environment.makeRecognizer(session)
         let request = SFSpeechAudioBufferRecognitionRequest()
         let recorder = TaskRecorder()
         let task = delegate ? recognizer.recognitionTask(with: request, delegate: recorder)
@@ -21,33 +23,39 @@ import Testing
         case .starting:
             break
         case .running:
+            await environment.drain()
             request.append(Script.buffer(seconds: 1.2))
-            await recorder.waitUntil { recorder.calls.contains(.hypothesis("hello world"))
-                || recorder.calls.contains(.result("hello world", isFinal: false)) }
         case .finishing:
+            await environment.drain()
             request.append(Script.buffer(seconds: 1.2))
             request.endAudio()
-            await recorder.waitUntil { session.finishCalls == 1 }
-            // What the session reported about the audio is delivered before the test acts.
-            await recorder.waitUntil { recorder.calls.contains(.hypothesis("hello world"))
-                || recorder.calls.contains(.result("hello world", isFinal: false)) }
         case .completed:
             request.append(Script.buffer(seconds: 1.2))
             request.endAudio()
             session.releaseFinish()
-            await recorder.waitForCompletion()
-            _ = await recorder.settle()
         case .canceling:
             task.cancel()
         }
-        return (task, request, session, recorder)
+        if state != .starting { await environment.drain() }
+        return (task, request, session, recorder, environment)
+    }
+
+    /// What the hello-world task has delivered when it reaches `state`
+    /// (its finish held): nothing before audio, the partials after.
+    static func deliveredBeforeActing(in state: SFSpeechRecognitionTaskState,
+                                      delegate: Bool) -> [TaskRecorder.Call] {
+        guard state == .running || state == .finishing else { return [] }
+        return delegate
+            ? [.detectedSpeech, .hypothesis("hello"), .processed(0.6), .hypothesis("hello world")]
+            : [.result("hello", isFinal: false), .result("hello world", isFinal: false)]
     }
 
     @Test(arguments: [SFSpeechRecognitionTaskState.starting, .running, .finishing])
     func cancelDeliversCancellationOnceAndNoResults(state: SFSpeechRecognitionTaskState) async throws {
         let fixture = await task(in: state)
         #expect(fixture.task.state == state)
-        let before = fixture.recorder.calls.count
+        let before = fixture.recorder.calls
+        #expect(before == Self.deliveredBeforeActing(in: state, delegate: true))
         fixture.task.cancel()
         #expect(fixture.task.isCancelled)
         #expect(fixture.task.state == .canceling || fixture.task.state == .completed)
@@ -55,25 +63,24 @@ import Testing
         fixture.request.append(Script.buffer(seconds: 0.5))
         fixture.task.cancel()
         fixture.task.finish()
-        #expect(await fixture.recorder.waitForCompletion())
-        let after = Array(await fixture.recorder.settle().dropFirst(before))
-        #expect(after == [.cancelled, .finishedSuccessfully(false)])
+        await fixture.environment.drain()
+        #expect(fixture.recorder.calls == before + [.cancelled, .finishedSuccessfully(false)])
         #expect(fixture.task.state == .completed)
         let error = try #require(fixture.task.error) as NSError
         #expect(error.domain == "kLSRErrorDomain" && error.code == 301)
         // The session is stopped whether it started before or after the cancel.
-        #expect(await fixture.recorder.waitUntil { fixture.session.cancelCalls == 1 })
+        #expect(fixture.session.cancelCalls == 1)
     }
 
     @Test(arguments: [SFSpeechRecognitionTaskState.starting, .running, .finishing])
     func cancelWithAHandlerGivesOne301(state: SFSpeechRecognitionTaskState) async throws {
         let fixture = await task(in: state, delegate: false)
-        let before = fixture.recorder.calls.count
+        let before = fixture.recorder.calls
+        #expect(before == Self.deliveredBeforeActing(in: state, delegate: false))
         fixture.task.cancel()
         fixture.session.releaseFinish()
-        #expect(await fixture.recorder.waitForCompletion())
-        let after = Array(await fixture.recorder.settle().dropFirst(before))
-        #expect(after == [.error(domain: "kLSRErrorDomain", code: 301)])
+        await fixture.environment.drain()
+        #expect(fixture.recorder.calls == before + [.error(domain: "kLSRErrorDomain", code: 301)])
         #expect(fixture.recorder.results.allSatisfy { !$0.isFinal })
     }
 
@@ -83,21 +90,26 @@ import Testing
         #expect(calls.last == .finishedSuccessfully(true))
         fixture.task.cancel()
         fixture.task.finish()
-        #expect(await fixture.recorder.settle() == calls)
+        await fixture.environment.drain()
+        #expect(fixture.recorder.calls == calls)
+        #expect(fixture.session.cancelCalls == 0)
         #expect(!fixture.task.isCancelled)
         #expect(fixture.task.error == nil)
         #expect(fixture.task.state == .completed)
     }
 
     @Test func finishWhileStartingWithoutAudioIsNoSpeech() async throws {
-        let fixture = await task(in: .starting, session: ScriptedSession(holdsFinish: true))
+        let fixture = await task(in: .starting, session: ScriptedBackend(holdsFinish: true))
         fixture.task.finish()
         #expect(fixture.task.isFinishing)
+        await fixture.environment.drain()
+        // Held: the session was asked to finish and nothing is delivered until it does.
+        #expect(fixture.session.verbs == [.finish])
+        #expect(fixture.recorder.calls.isEmpty)
         fixture.session.releaseFinish()
-        #expect(await fixture.recorder.waitForCompletion())
+        await fixture.environment.drain()
         #expect((fixture.task.error as NSError?)?.code == 1110)
-        let calls = await fixture.recorder.settle()
-        #expect(calls == [.finishedReading, .finishedSuccessfully(false)])
+        #expect(fixture.recorder.calls == [.finishedReading, .finishedSuccessfully(false)])
     }
 
     @Test func finishWhileRunningDeliversTheFinalAndIgnoresLaterAudio() async throws {
@@ -110,29 +122,30 @@ import Testing
         #expect(fixture.session.appendedSeconds == appended)
         fixture.task.finish()
         fixture.session.releaseFinish()
-        #expect(await fixture.recorder.waitForCompletion())
-        #expect(await fixture.recorder.settle().filter { !$0.isProgress }.suffix(3)
-                == [.finishedReading, .finalRecognition("hello world"), .finishedSuccessfully(true)])
+        await fixture.environment.drain()
+        #expect(fixture.recorder.calls == Self.deliveredBeforeActing(in: .running, delegate: true)
+                + [.finishedReading, .finalRecognition("hello world"), .finishedSuccessfully(true)])
         #expect(fixture.session.finishCalls == 1)
     }
 
     @Test func serverStyleTaskStopsAtTheOneMinuteLimit() async throws {
-        let session = ScriptedSession(steps: [
-            .init(atSeconds: 1, event: .speechDetected(atSeconds: 1)),
+        let session = ScriptedBackend(steps: [
+            .init(atSeconds: 1, event: .speechStarted(atSeconds: 1)),
             .init(atSeconds: 30, event: .volatile(Script.hypothesis("first half", start: 1))),
         ], onFinish: [.final(Script.hypothesis("the first minute", start: 1)), .finished])
-        let (recognizer, _) = makeRecognizer(session)
+        let environment = SpeechTestEnvironment()
+        let (recognizer, _) = environment.makeRecognizer(session)
         let request = SFSpeechAudioBufferRecognitionRequest()
         let recorder = TaskRecorder()
         let task = recognizer.recognitionTask(with: request, delegate: recorder)
         for _ in 0..<70 { request.append(Script.buffer(seconds: 1, amplitude: 0)) }
-        #expect(await recorder.waitForCompletion())
+        await environment.drain()
         // The face stops taking audio at exactly 60 s and finishes the session.
         #expect(abs(session.appendedSeconds - 60) < 1e-9)
         #expect(session.finishCalls == 1)
         #expect(session.commits.isEmpty)
         #expect(request.feed.isEnded)
-        let calls = await recorder.settle().filter { !$0.isProgress }
+        let calls = recorder.calls
         #expect(calls == [
             .detectedSpeech, .hypothesis("first half"), .finishedReading, .finalRecognition("the first minute"),
             .finishedSuccessfully(true),
@@ -142,10 +155,11 @@ import Testing
     }
 
     @Test func rollingModeKeepsTakingAudioPastTheLimit() async throws {
-        let session = ScriptedSession(steps: [
+        let session = ScriptedBackend(steps: [
             .init(atSeconds: 60, event: .final(Script.hypothesis("minute one", start: 1))),
         ], onFinish: [.final(Script.hypothesis("minute two", start: 61)), .finished])
-        let (recognizer, _) = makeRecognizer(session)
+        let environment = SpeechTestEnvironment()
+        let (recognizer, _) = environment.makeRecognizer(session)
         let request = SFSpeechAudioBufferRecognitionRequest()
         request.rollsOverAtRecognitionLimit = true
         let recorder = TaskRecorder()
@@ -153,23 +167,28 @@ import Testing
         for _ in 0..<70 { request.append(Script.buffer(seconds: 1, amplitude: 0)) }
         #expect(!request.feed.isEnded)
         request.endAudio()
-        #expect(await recorder.waitForCompletion())
+        await environment.drain()
         // At the limit the face commits through it and keeps taking audio.
         #expect(session.commits == [60])
-        #expect(session.appendedSeconds >= 70)
-        #expect(await recorder.settle().last == .result("minute one minute two", isFinal: true))
+        #expect(abs(session.appendedSeconds - 70) < 1e-6)
+        // The commit through all the audio heard finalizes what is pending, shown as a partial.
+        #expect(recorder.calls == [.result("minute one", isFinal: false),
+                                   .result("minute one minute two", isFinal: false),
+                                   .result("minute one minute two", isFinal: true)])
     }
 
     @Test func onDeviceTasksHaveNoLimitAndNoVoiceAnalytics() async throws {
         let session = SFSpeechRecognitionTaskTests.helloWorldSession()
-        let (recognizer, _) = makeRecognizer(session)
+        let environment = SpeechTestEnvironment()
+        let (recognizer, _) = environment.makeRecognizer(session)
         let request = SFSpeechAudioBufferRecognitionRequest()
         request.requiresOnDeviceRecognition = true
         let recorder = TaskRecorder()
         recognizer.recognitionTask(with: request, resultHandler: recorder.handler)
         request.append(Script.buffer(seconds: 1.2))
         request.endAudio()
-        #expect(await recorder.waitForCompletion())
+        await environment.drain()
+        #expect(recorder.terminalCalls == 1)
         #expect(request.recognitionLimitSeconds == nil)
         #expect(session.commits.isEmpty)
         let final = try #require(recorder.results.last)

@@ -52,17 +52,17 @@ struct SFSpeechRecognizerModelTests {
         #expect(recognizer.isAvailable)
         recognizer.queue = OperationQueue()
         let request = SFSpeechAudioBufferRecognitionRequest()
-        let recorder = ModelTaskRecorder()
+        let recorder = TaskRecorder()
         let task = recognizer.recognitionTask(with: request, delegate: recorder)
         for buffer in try ModelTestSupport.buffers(of: clip.url) { request.append(buffer) }
         request.endAudio()
-        #expect(await recorder.waitForCompletion(seconds: 120))
-        let calls = recorder.calls.filter { $0 != "processed" }
-        #expect(calls.first == "detectedSpeech")
-        #expect(calls.contains("hypothesis"))
-        #expect(Array(calls.suffix(3)) == ["finishedReading", "finalRecognition", "finishedSuccessfully(true)"])
-        #expect(calls.filter { $0 == "finalRecognition" }.count == 1)
+        #expect(await recorder.completion(within: 120))
+        let calls = recorder.mainCalls
         let text = try #require(recorder.finalText)
+        #expect(calls.first == .detectedSpeech)
+        #expect(calls.contains { $0.isHypothesis })
+        #expect(Array(calls.suffix(3)) == [.finishedReading, .finalRecognition(text), .finishedSuccessfully(true)])
+        #expect(calls.filter { if case .finalRecognition = $0 { true } else { false } }.count == 1)
         #expect(ModelTestSupport.wordErrorRate(text, reference: clip.reference) < 0.2, "\(text)")
         #expect(task.state == .completed)
     }
@@ -74,26 +74,25 @@ struct SFSpeechRecognizerModelTests {
         recognizer.queue = OperationQueue()
 
         let cancelled = SFSpeechAudioBufferRecognitionRequest()
-        let cancelRecorder = ModelTaskRecorder()
+        let cancelRecorder = TaskRecorder()
         let cancelTask = recognizer.recognitionTask(with: cancelled, delegate: cancelRecorder)
         for buffer in buffers.prefix(buffers.count / 2) { cancelled.append(buffer) }
         try await Task.sleep(nanoseconds: 500_000_000)
         cancelTask.cancel()
-        #expect(await cancelRecorder.waitForCompletion(seconds: 60))
-        try await Task.sleep(nanoseconds: 300_000_000)
-        #expect(Array(cancelRecorder.calls.suffix(2)) == ["cancelled", "finishedSuccessfully(false)"])
-        #expect(!cancelRecorder.calls.contains("finalRecognition"))
+        #expect(await cancelRecorder.completion(within: 60))
+        #expect(Array(cancelRecorder.calls.suffix(2)) == [.cancelled, .finishedSuccessfully(false)])
+        #expect(cancelRecorder.finalText == nil)
         #expect((cancelTask.error as NSError?)?.code == 301)
         #expect(cancelTask.state == .completed && cancelTask.isCancelled)
 
         let finished = SFSpeechAudioBufferRecognitionRequest()
-        let finishRecorder = ModelTaskRecorder()
+        let finishRecorder = TaskRecorder()
         let finishTask = recognizer.recognitionTask(with: finished, delegate: finishRecorder)
         for buffer in buffers.prefix(buffers.count / 2) { finished.append(buffer) }
         finishTask.finish()
         for buffer in buffers.suffix(from: buffers.count / 2) { finished.append(buffer) }
-        #expect(await finishRecorder.waitForCompletion(seconds: 120))
-        #expect(finishRecorder.calls.last == "finishedSuccessfully(true)")
+        #expect(await finishRecorder.completion(within: 120))
+        #expect(finishRecorder.calls.last == .finishedSuccessfully(true))
         let text = try #require(finishRecorder.finalText)
         // Only the first half was taken: about half the reference's words.
         let spoken = ModelTestSupport.words(text).count, total = ModelTestSupport.words(clip.reference).count
@@ -187,45 +186,5 @@ extension SFSpeechRecognizerModelTests {
         #expect(!plain.contains("Zorblax"), "\(plain)")
         #expect(biased.contains("Zorblax Kettering"), "\(biased)")
         #expect(ModelTestSupport.words(biased).contains("committee"))
-    }
-}
-
-/// A delegate recording call names (model tests use the public API only).
-final class ModelTaskRecorder: NSObject, SFSpeechRecognitionTaskDelegate, @unchecked Sendable {
-    private let lock = NSLock()
-    private var names: [String] = []
-    private var text: String?
-    private var done = false
-
-    var calls: [String] { lock.withLock { names } }
-    var finalText: String? { lock.withLock { text } }
-
-    func waitForCompletion(seconds: Double) async -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while !lock.withLock({ done }) {
-            if Date() > deadline { return false }
-            try? await Task.sleep(nanoseconds: 10_000_000)
-        }
-        return true
-    }
-
-    private func record(_ name: String) { lock.withLock { names.append(name) } }
-
-    func speechRecognitionDidDetectSpeech(_ task: SFSpeechRecognitionTask) { record("detectedSpeech") }
-    func speechRecognitionTask(_ task: SFSpeechRecognitionTask, didHypothesizeTranscription transcription: SFTranscription) {
-        record("hypothesis")
-    }
-    func speechRecognitionTask(_ task: SFSpeechRecognitionTask, didFinishRecognition recognitionResult: SFSpeechRecognitionResult) {
-        lock.withLock { text = recognitionResult.bestTranscription.formattedString }
-        record("finalRecognition")
-    }
-    func speechRecognitionTaskFinishedReadingAudio(_ task: SFSpeechRecognitionTask) { record("finishedReading") }
-    func speechRecognitionTaskWasCancelled(_ task: SFSpeechRecognitionTask) { record("cancelled") }
-    func speechRecognitionTask(_ task: SFSpeechRecognitionTask, didFinishSuccessfully successfully: Bool) {
-        record("finishedSuccessfully(\(successfully))")
-        lock.withLock { done = true }
-    }
-    func speechRecognitionTask(_ task: SFSpeechRecognitionTask, didProcessAudioDuration duration: TimeInterval) {
-        record("processed")
     }
 }

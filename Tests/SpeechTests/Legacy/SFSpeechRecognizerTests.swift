@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 @testable import Speech
 
@@ -35,8 +36,8 @@ import Testing
     }
 
     @Test func defaultTaskHintAppliesToUnspecifiedRequests() throws {
-        let session = ScriptedSession()
-        let (recognizer, _) = makeRecognizer(session)
+        let environment = SpeechTestEnvironment()
+        let (recognizer, _) = environment.makeRecognizer(ScriptedBackend())
         recognizer.defaultTaskHint = .search
         let request = SFSpeechAudioBufferRecognitionRequest()
         recognizer.recognitionTask(with: request) { _, _ in }.cancel()
@@ -66,22 +67,30 @@ import Testing
     }
 
     @Test func delegateHearsWhenModelsAppearOrVanish() async throws {
-        let recognizer = try #require(SFSpeechRecognizer(locale: Locale(identifier: "en-US")))
+        let environment = SpeechTestEnvironment()
+        let (recognizer, _) = environment.makeRecognizer()
         let installed = Flag()
         recognizer.availabilityCheck = { _ in installed.current }
-        recognizer.queue = OperationQueue()
-        recognizer.availabilityPollInterval = 0.02
+        recognizer.availabilityPollInterval = 2
         let delegate = AvailabilityDelegate()
         recognizer.delegate = delegate
-        try await Task.sleep(nanoseconds: 100_000_000)
+        #expect(environment.clock.scheduledCount == 1)
+        await environment.advance(by: 10)
         #expect(delegate.changes.isEmpty)
         installed.current = false
-        #expect(await TaskRecorder().waitUntil { delegate.changes == [false] })
+        await environment.advance(by: 1.9)
+        #expect(delegate.changes.isEmpty)
+        await environment.advance(by: 0.1)
+        #expect(delegate.changes == [false])
         installed.current = true
-        #expect(await TaskRecorder().waitUntil { delegate.changes == [false, true] })
+        await environment.advance(by: 2)
+        #expect(delegate.changes == [false, true])
+        await environment.advance(by: 20)
+        #expect(delegate.changes == [false, true])
         recognizer.delegate = nil
+        #expect(environment.clock.scheduledCount == 0)
         installed.current = false
-        try await Task.sleep(nanoseconds: 100_000_000)
+        await environment.advance(by: 20)
         #expect(delegate.changes == [false, true])
     }
 

@@ -13,13 +13,14 @@ struct AssetInventoryTests {
     private static let installedStore = AssetStore.default
 
     /// Assets in `folder`, installing by linking this machine's installed
-    /// model (counting installs), or with no models at all.
-    private func assets(in folder: URL, installs: InstallCounter? = nil) -> ModernAssets {
+    /// model (counting installs, stopping at `gate` until the test opens it),
+    /// or with no models at all.
+    private func assets(in folder: URL, installs: InstallCounter? = nil, gate: Gate? = nil) -> ModernAssets {
         ModernAssets(store: AssetStore(root: folder.appendingPathComponent("models")),
                      installer: { model, store, progress in
                          installs?.increment()
                          progress.totalUnitCount = 10
-                         try await Task.sleep(nanoseconds: 150_000_000)
+                         await gate?.pass()
                          try FileManager.default.createDirectory(at: store.root, withIntermediateDirectories: true)
                          try FileManager.default.createSymbolicLink(
                              at: store.directory(for: model),
@@ -83,15 +84,18 @@ struct AssetInventoryTests {
         let folder = try Fixtures.temporaryDirectory("modern-assets")
         defer { try? FileManager.default.removeItem(at: folder) }
         let installs = InstallCounter()
-        try await ModernAssets.$overridden.withValue(assets(in: folder, installs: installs)) {
+        let gate = Gate()
+        try await ModernAssets.$overridden.withValue(assets(in: folder, installs: installs, gate: gate)) {
             let transcriber = SpeechTranscriber(locale: Locale(identifier: "en-GB"), preset: .transcription)
             let first = try #require(try await AssetInventory.assetInstallationRequest(supporting: [transcriber]))
             let second = try #require(try await AssetInventory.assetInstallationRequest(supporting: [transcriber]))
             #expect(await AssetInventory.reservedLocales.map(LocaleMapping.key(of:)) == ["en-GB"])
             async let one: Void = first.downloadAndInstall()
             async let two: Void = second.downloadAndInstall()
-            try await Task.sleep(nanoseconds: 50_000_000)
+            await gate.arrival()
             #expect(await AssetInventory.status(forModules: [transcriber]) == .downloading)
+            #expect(installs.count == 1)
+            gate.open()
             _ = try await (one, two)
             try await first.downloadAndInstall()   // idempotent: nothing to do
             #expect(installs.count == 1)

@@ -29,14 +29,14 @@ struct DictationTranscriberTests {
 
     @Test("punctuation and frequent finalization reach the engine")
     func options() async throws {
-        let queue = ScriptedSessionQueue([])
-        try await withModernEnvironment(queue) {
+        let environment = SpeechTestEnvironment([])
+        try await withModernEnvironment(environment) {
             let analyzer = SpeechAnalyzer(modules: [
                 DictationTranscriber(locale: Locale(identifier: "es-MX"), preset: .phrase),
                 DictationTranscriber(locale: englishUS, preset: .progressiveShortDictation),
             ])
             try await analyzer.prepareToAnalyze(in: nil)
-            let options = queue.requestedOptions
+            let options = environment.requestedOptions
             #expect(options.count == 2)
             #expect(options[0].transcription.language == "es")
             #expect(options[0].transcription.addsPunctuation == false)
@@ -50,17 +50,17 @@ struct DictationTranscriberTests {
 
     @Test("spoken emoji names become emoji with the emoji option")
     func emoji() async throws {
-        let session = ScriptedSession(steps: [], onFinish: [
-            .final(StreamingHypothesis(startSeconds: 0, endSeconds: 1, text: "See you soon smiling emoji",
-                                       words: [])),
+        let session = ScriptedBackend(steps: [], onFinish: [
+            .final(RecognizedSpan(startSeconds: 0, endSeconds: 1, text: "See you soon smiling emoji")),
             .finished,
         ])
-        try await withModernEnvironment(ScriptedSessionQueue([session])) {
+        let environment = SpeechTestEnvironment([session])
+        try await withModernEnvironment(environment) {
             let dictation = DictationTranscriber(locale: englishUS, contentHints: [],
                                                  transcriptionOptions: [.punctuation, .emoji],
                                                  reportingOptions: [], attributeOptions: [])
             let results = collect(dictation.results)
-            let feed = InputFeed()
+            let feed = environment.inputFeed()
             feed.yield(seconds: 1)
             feed.end()
             let analyzer = SpeechAnalyzer(modules: [dictation])
@@ -80,8 +80,8 @@ struct DictationTranscriberTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let model = folder.appendingPathComponent("model.json")
         try JSONEncoder().encode(["Quilter", "gospel"]).write(to: model)
-        let queue = ScriptedSessionQueue([])
-        try await withModernEnvironment(queue) {
+        let environment = SpeechTestEnvironment([])
+        try await withModernEnvironment(environment) {
             let configuration = SFSpeechLanguageModel.Configuration(languageModel: model)
             let dictation = DictationTranscriber(
                 locale: englishUS, contentHints: [.customizedLanguage(modelConfiguration: configuration), .farField],
@@ -91,7 +91,7 @@ struct DictationTranscriberTests {
             context.contextualStrings[.general] = ["apostle"]
             try await analyzer.setContext(context)
             try await analyzer.prepareToAnalyze(in: nil)
-            #expect(queue.requestedOptions.first?.transcription.phrases == ["apostle", "Quilter", "gospel"])
+            #expect(environment.requestedOptions.first?.transcription.phrases == ["apostle", "Quilter", "gospel"])
             await analyzer.cancelAndFinishNow()
 
             let missing = SFSpeechLanguageModel.Configuration(languageModel: folder.appendingPathComponent("none"))

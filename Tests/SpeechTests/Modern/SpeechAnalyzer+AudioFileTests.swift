@@ -36,12 +36,12 @@ struct SpeechAnalyzerAudioFileTests {
 
     @Test("analyzeSequence(from:) converts the whole file and returns its end time")
     func analyzeFile() async throws {
-        let session = ScriptedSession(steps: [], onFinish: [.final(Script.hypothesis("go forward ten meters")), .finished])
-        let queue = ScriptedSessionQueue([session])
+        let session = ScriptedBackend(steps: [], onFinish: [.final(Script.hypothesis("go forward ten meters")), .finished])
+        let environment = SpeechTestEnvironment([session])
         let folder = try Fixtures.temporaryDirectory("modern-file")
         defer { try? FileManager.default.removeItem(at: folder) }
         let (url, duration) = try stereoCopy(in: folder)
-        try await withModernEnvironment(queue) {
+        try await withModernEnvironment(environment) {
             let transcriber = SpeechTranscriber(locale: englishUS, preset: .transcription)
             let results = collect(transcriber.results)
             let analyzer = SpeechAnalyzer(modules: [transcriber])
@@ -56,8 +56,9 @@ struct SpeechAnalyzerAudioFileTests {
 
     @Test("init(inputAudioFile:finishAfterFile: true) finishes by itself")
     func finishAfterFile() async throws {
-        let session = ScriptedSession(steps: [], onFinish: [.final(Script.hypothesis("go forward")), .finished])
-        try await withModernEnvironment(ScriptedSessionQueue([session])) {
+        let session = ScriptedBackend(steps: [], onFinish: [.final(Script.hypothesis("go forward")), .finished])
+        let environment = SpeechTestEnvironment([session])
+        try await withModernEnvironment(environment) {
             let transcriber = SpeechTranscriber(locale: englishUS, preset: .transcription)
             let results = collect(transcriber.results)
             let analyzer = try await SpeechAnalyzer(inputAudioFile: try AVAudioFile(forReading: Self.clip),
@@ -72,13 +73,16 @@ struct SpeechAnalyzerAudioFileTests {
 
     @Test("start(inputAudioFile:) without finishAfterFile leaves the results open")
     func fileWithoutFinish() async throws {
-        try await withModernEnvironment {
+        let environment = SpeechTestEnvironment()
+        try await withModernEnvironment(environment) {
             let transcriber = SpeechTranscriber(locale: englishUS, preset: .transcription)
             let results = collect(transcriber.results)
             let analyzer = SpeechAnalyzer(modules: [transcriber])
             try await analyzer.start(inputAudioFile: try AVAudioFile(forReading: Self.clip))
             try await analyzer.finalize(through: CMTime(value: 2, timescale: 1))
-            #expect(await value(of: results, within: 0.3) == nil)
+            await environment.drain()
+            #expect(!transcriber.output.isFinished)
+            #expect(environment.handedOut.first?.finishCalls == 0)
             try await analyzer.finalizeAndFinishThroughEndOfInput()
             #expect(try #require(await value(of: results)).error == nil)
         }

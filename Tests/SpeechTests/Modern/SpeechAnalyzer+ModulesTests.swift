@@ -1,6 +1,7 @@
 import Foundation
 import SpeechEngine
 import Synchronization
+import TestSupport
 import Testing
 @testable import Speech
 
@@ -25,15 +26,15 @@ struct SpeechAnalyzerModulesTests {
 
     @Test("setModules: added modules see only new audio, removed modules finish their results")
     func setModules() async throws {
-        let first = ScriptedSession(steps: [], onFinish: [.final(Script.hypothesis("early", start: 0.1)), .finished])
-        let second = ScriptedSession(steps: [], onFinish: [.final(Script.hypothesis("later", start: 0.1)), .finished])
-        let queue = ScriptedSessionQueue([first, second])
-        try await withModernEnvironment(queue) {
+        let first = ScriptedBackend(steps: [], onFinish: [.final(Script.hypothesis("early", start: 0.1)), .finished])
+        let second = ScriptedBackend(steps: [], onFinish: [.final(Script.hypothesis("later", start: 0.1)), .finished])
+        let environment = SpeechTestEnvironment([first, second])
+        try await withModernEnvironment(environment) {
             let old = SpeechTranscriber(locale: englishUS, preset: .transcription)
             let new = SpeechTranscriber(locale: englishUS, preset: .transcription)
             let oldResults = collect(old.results)
             let newResults = collect(new.results)
-            let feed = InputFeed()
+            let feed = environment.inputFeed()
             let analyzer = SpeechAnalyzer(inputSequence: feed.stream, modules: [old])
             feed.yield(seconds: 1)
             try await analyzer.finalize(through: CMTime(value: 1, timescale: 1))
@@ -53,12 +54,13 @@ struct SpeechAnalyzerModulesTests {
 
     @Test("the volatile range follows input and finalization, and the handler hears each change")
     func volatileRange() async throws {
-        let session = ScriptedSession(steps: [
+        let session = ScriptedBackend(steps: [
             .init(atSeconds: 1.0, event: .final(Script.hypothesis("one", start: 0.2))),
         ])
-        try await withModernEnvironment(ScriptedSessionQueue([session])) {
+        let environment = SpeechTestEnvironment([session])
+        try await withModernEnvironment(environment) {
             let changes = ChangeLog()
-            let feed = InputFeed()
+            let feed = environment.inputFeed()
             let analyzer = SpeechAnalyzer(inputSequence: feed.stream,
                                           modules: [SpeechTranscriber(locale: englishUS, preset: .transcription)],
                                           volatileRangeChangedHandler: { range, changedStart, changedEnd in
@@ -98,9 +100,12 @@ struct SpeechAnalyzerModulesTests {
     @Test("model retention: whileInUse releases at the end, lingering and processLifetime keep models")
     func retention() async throws {
         let released = ReleaseCounter()
-        let retention = ModelRetention(lingeringSeconds: 0.2) { released.increment() }
+        let environment = SpeechTestEnvironment()
+        let retention = ModelRetention(lingeringSeconds: 0.2, scheduler: environment.scheduler) {
+            released.increment()
+        }
         try await ModernTestHooks.$modelRetention.withValue(retention) {
-            try await withModernEnvironment {
+            try await withModernEnvironment(environment) {
                 func run(_ option: SpeechAnalyzer.Options.ModelRetention) async throws {
                     let analyzer = SpeechAnalyzer(modules: [SpeechTranscriber(locale: englishUS, preset: .transcription)],
                                                   options: .init(priority: .medium, modelRetention: option))
@@ -111,27 +116,39 @@ struct SpeechAnalyzerModulesTests {
                 #expect(released.count == 1)
                 try await run(.lingering)
                 #expect(released.count == 1)
-                // Released once the lingering time (0.2 s) has passed.
-                for _ in 0..<50 where released.count < 2 { try await Task.sleep(nanoseconds: 50_000_000) }
+                // Released once the lingering time (0.2 s) has passed, not before.
+                await environment.advance(by: 0.19)
+                #expect(released.count == 1)
+                await environment.advance(by: 0.01)
                 #expect(released.count == 2)
+                // A later lingering end restarts the time; a release in between is not repeated.
+                try await run(.lingering)
+                await environment.advance(by: 0.1)
+                try await run(.lingering)
+                await environment.advance(by: 0.15)
+                #expect(released.count == 2)
+                await environment.advance(by: 0.05)
+                #expect(released.count == 3)
                 try await run(.processLifetime)
                 try await run(.whileInUse)
-                #expect(released.count == 2)
-                await SpeechModels.endRetention()
+                await environment.advance(by: 1)
                 #expect(released.count == 3)
+                await SpeechModels.endRetention()
+                #expect(released.count == 4)
             }
         }
     }
 
     @Test("an open input sequence does not keep a released analyzer alive")
     func deallocationWithOpenInput() async throws {
-        try await withModernEnvironment {
+        let environment = SpeechTestEnvironment()
+        try await withModernEnvironment(environment) {
             let transcriber = SpeechTranscriber(locale: englishUS, preset: .progressiveTranscription)
             let results = collect(transcriber.results)
-            let feed = InputFeed()
+            let feed = environment.inputFeed()
             var analyzer: SpeechAnalyzer? = SpeechAnalyzer(inputSequence: feed.stream, modules: [transcriber])
             feed.yield(seconds: 0.5)
-            try await Task.sleep(nanoseconds: 100_000_000)
+            await environment.drain()
             analyzer = nil
             feed.yield(seconds: 0.5)   // wakes the input loop, which finds no analyzer
             let (_, error) = try #require(await value(of: results))
@@ -142,12 +159,14 @@ struct SpeechAnalyzerModulesTests {
 
     @Test("releasing the analyzer ends its result sequences")
     func deallocationFinishes() async throws {
-        try await withModernEnvironment {
+        let environment = SpeechTestEnvironment()
+        try await withModernEnvironment(environment) {
             let transcriber = SpeechTranscriber(locale: englishUS, preset: .progressiveTranscription)
             let results = collect(transcriber.results)
             var analyzer: SpeechAnalyzer? = SpeechAnalyzer(modules: [transcriber])
             try await analyzer?.prepareToAnalyze(in: nil)
-            #expect(await value(of: results, within: 0.1) == nil)
+            await environment.drain()
+            #expect(!transcriber.output.isFinished)
             analyzer = nil
             let (elements, error) = try #require(await value(of: results))
             #expect(elements.isEmpty && error == nil)

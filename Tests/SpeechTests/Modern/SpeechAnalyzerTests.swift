@@ -1,5 +1,6 @@
 import Foundation
 import SpeechEngine
+import TestSupport
 import Testing
 @testable import Speech
 
@@ -7,8 +8,8 @@ import Testing
 /// volatile and final results, finishing in every order, errors.
 @Suite("SpeechAnalyzer lifecycle (scripted sessions)")
 struct SpeechAnalyzerTests {
-    private func progressiveSession() -> ScriptedSession {
-        ScriptedSession(steps: [
+    private func progressiveSession() -> ScriptedBackend {
+        ScriptedBackend(steps: [
             .init(atSeconds: 0.6, event: .volatile(Script.hypothesis("hello", start: 0.2))),
             .init(atSeconds: 1.0, event: .volatile(Script.hypothesis("hello word", start: 0.2))),
             .init(atSeconds: 1.5, event: .final(Script.hypothesis("hello world", start: 0.2))),
@@ -18,11 +19,11 @@ struct SpeechAnalyzerTests {
 
     @Test("volatile results come first, the final replaces them, and finals are committed once")
     func volatileThenFinal() async throws {
-        let queue = ScriptedSessionQueue([progressiveSession()])
-        try await withModernEnvironment(queue) {
+        let environment = SpeechTestEnvironment([progressiveSession()])
+        try await withModernEnvironment(environment) {
             let transcriber = SpeechTranscriber(locale: englishUS, preset: .progressiveTranscription)
             let results = collect(transcriber.results)
-            let feed = InputFeed()
+            let feed = environment.inputFeed()
             let analyzer = SpeechAnalyzer(inputSequence: feed.stream, modules: [transcriber])
             feed.yield(seconds: 2.5)
             feed.end()
@@ -45,11 +46,11 @@ struct SpeechAnalyzerTests {
 
     @Test("without volatileResults only final results are published")
     func finalsOnly() async throws {
-        let queue = ScriptedSessionQueue([progressiveSession()])
-        try await withModernEnvironment(queue) {
+        let environment = SpeechTestEnvironment([progressiveSession()])
+        try await withModernEnvironment(environment) {
             let transcriber = SpeechTranscriber(locale: englishUS, preset: .transcription)
             let results = collect(transcriber.results)
-            let feed = InputFeed()
+            let feed = environment.inputFeed()
             let analyzer = SpeechAnalyzer(modules: [transcriber])
             feed.yield(seconds: 2.5)
             feed.end()
@@ -61,24 +62,25 @@ struct SpeechAnalyzerTests {
             #expect(elements.map { String($0.text.characters) } == ["hello world", " how are you"])
             let allFinal = elements.allSatisfy { $0.isFinal }
             #expect(allFinal)
-            #expect(queue.requestedOptions.first?.reportsVolatileResults == false)
+            #expect(environment.requestedOptions.first?.reportsVolatileResults == false)
         }
     }
 
     @Test("ending the input sequence does not finish the analyzer")
     func endingInputDoesNotFinish() async throws {
-        let queue = ScriptedSessionQueue([progressiveSession()])
-        try await withModernEnvironment(queue) {
+        let environment = SpeechTestEnvironment([progressiveSession()])
+        try await withModernEnvironment(environment) {
             let transcriber = SpeechTranscriber(locale: englishUS, preset: .progressiveTranscription)
             let results = collect(transcriber.results)
             let analyzer = SpeechAnalyzer(modules: [transcriber])
-            let feed = InputFeed()
+            let feed = environment.inputFeed()
             feed.yield(seconds: 1.0)
             feed.end()
             _ = try await analyzer.analyzeSequence(feed.stream)
             // The result sequence stays open: nothing finished it.
-            #expect(await value(of: results, within: 0.3) == nil)
-            #expect(queue.handedOut.first?.finishCalls == 0)
+            await environment.drain()
+            #expect(!transcriber.output.isFinished)
+            #expect(environment.handedOut.first?.finishCalls == 0)
             await analyzer.cancelAndFinishNow()
             let (_, error) = try #require(await value(of: results))
             #expect(error == nil)
@@ -87,15 +89,15 @@ struct SpeechAnalyzerTests {
 
     @Test("finalize(through:) mid-stream commits through that time on the same backend, later audio continues")
     func finalizeMidStream() async throws {
-        let session = ScriptedSession(steps: [
+        let session = ScriptedBackend(steps: [
             .init(atSeconds: 0.8, event: .volatile(Script.hypothesis("one two", start: 0.1))),
             .init(atSeconds: 2.0, event: .final(Script.hypothesis("four", start: 1.2))),
         ], onFinish: [.final(Script.hypothesis("one two three", start: 0.1, spacing: 0.3)), .finished])
-        let queue = ScriptedSessionQueue([session])
-        try await withModernEnvironment(queue) {
+        let environment = SpeechTestEnvironment([session])
+        try await withModernEnvironment(environment) {
             let transcriber = SpeechTranscriber(locale: englishUS, preset: .timeIndexedProgressiveTranscription)
             let results = collect(transcriber.results)
-            let feed = InputFeed()
+            let feed = environment.inputFeed()
             let analyzer = SpeechAnalyzer(inputSequence: feed.stream, modules: [transcriber])
             feed.yield(seconds: 1.0)
             try await analyzer.finalize(through: CMTime(value: 1, timescale: 1))
@@ -112,21 +114,23 @@ struct SpeechAnalyzerTests {
             // One backend for the analyzer's life: stream time is timeline time.
             let run = try #require(finals[1].text.runs.first { $0.audioTimeRange != nil })
             #expect(abs(seconds(try #require(run.audioTimeRange).start) - 1.2) < 1e-6)
-            #expect(queue.handedOut.count == 1)
+            #expect(environment.handedOut.count == 1)
             #expect(session.commits == [1.0, 2.0])
         }
     }
 
     @Test("cancelAndFinishNow before any input ends results and releases waiters")
     func cancelBeforeInput() async throws {
-        try await withModernEnvironment {
+        let environment = SpeechTestEnvironment()
+        try await withModernEnvironment(environment) {
             let transcriber = SpeechTranscriber(locale: englishUS, preset: .transcription)
             let results = collect(transcriber.results)
             let analyzer = SpeechAnalyzer(modules: [transcriber])
-            let waiter = Task { () -> (any Error)? in
+            let waiter = environment.task { () -> (any Error)? in
                 do { try await analyzer.finish(after: CMTime(value: 5, timescale: 1)); return nil } catch { return error }
             }
-            try await Task.sleep(nanoseconds: 50_000_000)
+            await environment.drain()
+            #expect(await analyzer.waiters.count == 1)
             await analyzer.cancelAndFinishNow()
             let (elements, error) = try #require(await value(of: results))
             #expect(elements.isEmpty && error == nil)
@@ -140,21 +144,27 @@ struct SpeechAnalyzerTests {
 
     @Test("finish(after:) waits for the input, then discards volatile results")
     func finishAfterWaitsForInput() async throws {
-        let session = ScriptedSession(steps: [
+        let session = ScriptedBackend(steps: [
             .init(atSeconds: 0.5, event: .volatile(Script.hypothesis("maybe", start: 0.1))),
         ])
-        let queue = ScriptedSessionQueue([session])
-        try await withModernEnvironment(queue) {
+        let environment = SpeechTestEnvironment([session])
+        try await withModernEnvironment(environment) {
             let transcriber = SpeechTranscriber(locale: englishUS, preset: .progressiveTranscription)
             let results = collect(transcriber.results)
-            let feed = InputFeed()
+            let feed = environment.inputFeed()
             let analyzer = SpeechAnalyzer(inputSequence: feed.stream, modules: [transcriber])
-            let finishing = Task { try await analyzer.finish(after: CMTime(value: 2, timescale: 1)) }
+            let finishing = environment.task { () -> (any Error)? in
+                do { try await analyzer.finish(after: CMTime(value: 2, timescale: 1)); return nil } catch { return error }
+            }
             feed.yield(seconds: 1.0)
-            try await Task.sleep(nanoseconds: 100_000_000)
-            #expect(await value(of: results, within: 0.1) == nil)
+            await environment.drain()
+            // Half the audio: still waiting, the volatile result published, nothing finished.
+            #expect(await analyzer.waiters.count == 1)
+            #expect(session.finishCalls == 0 && session.cancelCalls == 0)
+            #expect(!transcriber.output.isFinished)
             feed.yield(seconds: 1.0)
-            try await finishing.value
+            await environment.drain()
+            #expect(await value(of: finishing).map { $0 == nil } == true)
             let (elements, error) = try #require(await value(of: results))
             #expect(error == nil)
             #expect(elements.map(\.isFinal) == [false])
@@ -165,11 +175,11 @@ struct SpeechAnalyzerTests {
     @Test("finalize, then cancel, then finish: every order ends cleanly")
     func finishingOrders() async throws {
         for order in 0..<3 {
-            let queue = ScriptedSessionQueue([progressiveSession()])
-            try await withModernEnvironment(queue) {
+            let environment = SpeechTestEnvironment([progressiveSession()])
+            try await withModernEnvironment(environment) {
                 let transcriber = SpeechTranscriber(locale: englishUS, preset: .progressiveTranscription)
                 let results = collect(transcriber.results)
-                let feed = InputFeed()
+                let feed = environment.inputFeed()
                 let analyzer = SpeechAnalyzer(inputSequence: feed.stream, modules: [transcriber])
                 let end = CMTime(value: 5, timescale: 2)
                 if order == 1 {
@@ -204,25 +214,27 @@ struct SpeechAnalyzerTests {
 
     @Test("an engine error fails the analysis: every waiter and result sequence throws it")
     func errorsReachEveryWaiter() async throws {
-        let session = ScriptedSession(steps: [
+        let session = ScriptedBackend(steps: [
             .init(atSeconds: 1.0, event: .failed(EngineError(.modelNotFound, "Model gone."))),
         ])
-        let queue = ScriptedSessionQueue([session])
-        try await withModernEnvironment(queue) {
+        let environment = SpeechTestEnvironment([session])
+        try await withModernEnvironment(environment) {
             let transcriber = SpeechTranscriber(locale: englishUS, preset: .progressiveTranscription)
             let detector = SpeechDetector(detectionOptions: .init(sensitivityLevel: .medium), reportResults: true)
             let results = collect(transcriber.results)
             let detections = collect(detector.results)
-            let feed = InputFeed()
+            let feed = environment.inputFeed()
             let analyzer = SpeechAnalyzer(inputSequence: feed.stream, modules: [transcriber, detector])
-            let finalizing = Task { () -> (any Error)? in
+            let finalizing = environment.task { () -> (any Error)? in
                 do { try await analyzer.finalize(through: CMTime(value: 3, timescale: 1)); return nil } catch { return error }
             }
-            let endOfInput = Task { () -> (any Error)? in
+            let endOfInput = environment.task { () -> (any Error)? in
                 do { try await analyzer.finalizeAndFinishThroughEndOfInput(); return nil } catch { return error }
             }
-            try await Task.sleep(nanoseconds: 50_000_000)
+            await environment.drain()
+            #expect(await analyzer.waiters.count == 2)
             feed.yield(seconds: 1.5)
+            await environment.drain()
             for waiter in [finalizing, endOfInput] {
                 let error = try #require(await value(of: waiter))
                 #expect((error as? SFSpeechError)?.code == .noModel)
@@ -254,8 +266,9 @@ struct SpeechAnalyzerTests {
 
     @Test("time-codes: gaps are allowed, overlaps fail with audioDisordered")
     func timeCodes() async throws {
-        let session = ScriptedSession(steps: [], onFinish: [.final(Script.hypothesis("late", start: 0.1)), .finished])
-        try await withModernEnvironment(ScriptedSessionQueue([session])) {
+        let session = ScriptedBackend(steps: [], onFinish: [.final(Script.hypothesis("late", start: 0.1)), .finished])
+        let environment = SpeechTestEnvironment([session])
+        try await withModernEnvironment(environment) {
             let transcriber = SpeechTranscriber(locale: englishUS, preset: .transcription)
             let results = collect(transcriber.results)
             let analyzer = SpeechAnalyzer(modules: [transcriber])

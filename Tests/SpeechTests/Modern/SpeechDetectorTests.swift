@@ -1,5 +1,6 @@
 import Foundation
 import SpeechEngine
+import TestSupport
 import Testing
 @testable import Speech
 
@@ -7,23 +8,24 @@ import Testing
 /// from the engine's own speech start and end events.
 @Suite("SpeechDetector (scripted sessions)")
 struct SpeechDetectorTests {
-    private func session() -> ScriptedSession {
-        ScriptedSession(steps: [
-            .init(atSeconds: 1.2, event: .speechDetected(atSeconds: 1.0)),
+    private func session() -> ScriptedBackend {
+        ScriptedBackend(steps: [
+            .init(atSeconds: 1.2, event: .speechStarted(atSeconds: 1.0)),
             .init(atSeconds: 2.2, event: .speechEnded(atSeconds: 2.0)),
             .init(atSeconds: 2.5, event: .final(Script.hypothesis("first words", start: 1.0, spacing: 0.5))),
-            .init(atSeconds: 3.2, event: .speechDetected(atSeconds: 3.0)),
+            .init(atSeconds: 3.2, event: .speechStarted(atSeconds: 3.0)),
         ], onFinish: [.speechEnded(atSeconds: 3.4), .final(Script.hypothesis("more", start: 3.0)), .finished])
     }
 
     @Test("speech and non-speech ranges tile the input, in order, all final")
     func detectsSpeech() async throws {
-        try await withModernEnvironment(ScriptedSessionQueue([session()])) {
+        let environment = SpeechTestEnvironment([session()])
+        try await withModernEnvironment(environment) {
             let transcriber = SpeechTranscriber(locale: englishUS, preset: .transcription)
             let detector = SpeechDetector(detectionOptions: .init(sensitivityLevel: .high), reportResults: true)
             let transcripts = collect(transcriber.results)
             let detections = collect(detector.results)
-            let feed = InputFeed()
+            let feed = environment.inputFeed()
             let analyzer = SpeechAnalyzer(inputSequence: feed.stream, modules: [transcriber, detector])
             feed.yield(seconds: 4)
             feed.end()
@@ -47,14 +49,14 @@ struct SpeechDetectorTests {
     @Test("the sensitivity sets the transcribers' no-speech threshold")
     func sensitivity() async throws {
         for (level, threshold) in [(SpeechDetector.SensitivityLevel.low, 0.4), (.medium, 0.6), (.high, 0.8)] {
-            let queue = ScriptedSessionQueue([])
-            try await withModernEnvironment(queue) {
+            let environment = SpeechTestEnvironment([])
+            try await withModernEnvironment(environment) {
                 let analyzer = SpeechAnalyzer(modules: [
                     SpeechTranscriber(locale: englishUS, preset: .transcription),
                     SpeechDetector(detectionOptions: .init(sensitivityLevel: level), reportResults: false),
                 ])
                 try await analyzer.prepareToAnalyze(in: nil)
-                #expect(queue.requestedOptions.first?.transcription.noSpeechThreshold == threshold)
+                #expect(environment.requestedOptions.first?.transcription.noSpeechThreshold == threshold)
                 await analyzer.cancelAndFinishNow()
             }
         }
@@ -63,15 +65,16 @@ struct SpeechDetectorTests {
 
     @Test("reportResults: false publishes nothing, and no errors")
     func silentDetector() async throws {
-        let failing = ScriptedSession(steps: [
+        let failing = ScriptedBackend(steps: [
             .init(atSeconds: 0.5, event: .failed(EngineError(.internalInconsistency, "Broken."))),
         ])
-        try await withModernEnvironment(ScriptedSessionQueue([failing])) {
+        let environment = SpeechTestEnvironment([failing])
+        try await withModernEnvironment(environment) {
             let transcriber = SpeechTranscriber(locale: englishUS, preset: .transcription)
             let detector = SpeechDetector()
             let detections = collect(detector.results)
             let transcripts = collect(transcriber.results)
-            let feed = InputFeed()
+            let feed = environment.inputFeed()
             let analyzer = SpeechAnalyzer(inputSequence: feed.stream, modules: [transcriber, detector])
             feed.yield(seconds: 1)
             let detected = try #require(await value(of: detections))

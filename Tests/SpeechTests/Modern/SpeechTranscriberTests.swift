@@ -1,5 +1,6 @@
 import Foundation
 import SpeechEngine
+import TestSupport
 import Testing
 @testable import Speech
 
@@ -26,8 +27,8 @@ struct SpeechTranscriberTests {
 
     @Test("options and the analysis context reach the engine session")
     func optionsReachTheEngine() async throws {
-        let queue = ScriptedSessionQueue([])
-        try await withModernEnvironment(queue) {
+        let environment = SpeechTestEnvironment([])
+        try await withModernEnvironment(environment) {
             let fast = SpeechTranscriber(locale: Locale(identifier: "fr_CA"), transcriptionOptions: [],
                                          reportingOptions: [.volatileResults, .fastResults, .alternativeTranscriptions],
                                          attributeOptions: [.transcriptionConfidence])
@@ -38,7 +39,7 @@ struct SpeechTranscriberTests {
             try await analyzer.setContext(context)
             #expect(await analyzer.context === context)
             try await analyzer.prepareToAnalyze(in: nil)
-            let options = try #require(queue.requestedOptions.first)
+            let options = try #require(environment.requestedOptions.first)
             #expect(options.transcription.language == "fr")
             #expect(options.reportsVolatileResults)
             #expect(options.transcription.beamSize == 3)        // greedy widened for three alternatives
@@ -54,13 +55,14 @@ struct SpeechTranscriberTests {
     func attributesAndAlternatives() async throws {
         let hypothesis = Script.hypothesis("gone with the wind", start: 0.5, probability: 0.75,
                                            alternatives: ["gone with the wind", "gone with a wind", "done with the wind"])
-        let session = ScriptedSession(steps: [], onFinish: [.final(hypothesis), .finished])
-        try await withModernEnvironment(ScriptedSessionQueue([session])) {
+        let session = ScriptedBackend(steps: [], onFinish: [.final(hypothesis), .finished])
+        let environment = SpeechTestEnvironment([session])
+        try await withModernEnvironment(environment) {
             let transcriber = SpeechTranscriber(locale: englishUS, transcriptionOptions: [],
                                                 reportingOptions: [.alternativeTranscriptions],
                                                 attributeOptions: [.audioTimeRange, .transcriptionConfidence])
             let results = collect(transcriber.results)
-            let feed = InputFeed()
+            let feed = environment.inputFeed()
             let analyzer = SpeechAnalyzer(modules: [transcriber])
             feed.yield(seconds: 3)
             feed.end()
@@ -92,7 +94,7 @@ struct SpeechTranscriberTests {
 
     @Test("without attribute options the text has no speech attributes")
     func noAttributesUnlessAsked() {
-        let hypothesis = RecognizedSpan(Script.hypothesis("plain text"))
+        let hypothesis = Script.hypothesis("plain text")
         let text = ModernResultMapping.attributedText(of: hypothesis, base: .zero,
                                                       settings: TranscriberSettings(locale: englishUS),
                                                       continuesText: true)

@@ -1,17 +1,19 @@
 import AVFoundation
 import Foundation
-import TestSupport
 
 /// A microphone without a sound card: an ALSA `file`-plugin PCM that plays
 /// a corpus clip (as raw 16 kHz mono S16) as the capture device, chosen by
 /// the samples through `SPEECHCOMPAT_ALSA_DEVICE` / `SPEECHCOMPAT_ALSA_CONFIG`.
-struct ClipMicrophone {
-    let directory: URL
-    let configurationURL: URL
-    let deviceName = "migrationmicplug"
+public struct ClipMicrophone: Sendable {
+    /// The folder holding the raw samples and the configuration.
+    public let directory: URL
+    /// The ALSA configuration defining the device.
+    public let configurationURL: URL
+    /// The capture PCM the samples open.
+    public let deviceName = "migrationmicplug"
 
     /// Writes the clip's samples and the ALSA configuration to a temporary folder.
-    init(clip: URL) throws {
+    public init(clip: URL) throws {
         directory = try Fixtures.temporaryDirectory("migration-mic")
         let file = try AVAudioFile(forReading: clip, commonFormat: .pcmFormatInt16, interleaved: false)
         guard let buffer = AVAudioPCMBuffer(pcmFormat: file.processingFormat, frameCapacity: AVAudioFrameCount(file.length)),
@@ -30,10 +32,10 @@ struct ClipMicrophone {
     }
 
     /// The environment that makes the samples capture from this microphone.
-    var environment: [String: String] {
+    public var environment: [String: String] {
         ["SPEECHCOMPAT_ALSA_DEVICE": deviceName, "SPEECHCOMPAT_ALSA_CONFIG": configurationURL.path]
     }
 
     /// Deletes the folder.
-    func remove() { try? FileManager.default.removeItem(at: directory) }
+    public func remove() { try? FileManager.default.removeItem(at: directory) }
 }

@@ -1,25 +1,25 @@
 import Foundation
+import AVFoundation
 import Speech
 import SpeechEvaluation
-import TestSupport
 
-/// Helpers for the legacy face's tests on the real engine and real speech.
+/// Helpers for the tests of both faces on the real engine and real speech.
 ///
 /// They need the installed models and take seconds per clip even in release
 /// builds, so they run only when `SPEECHCOMPAT_MODEL_TESTS=1`:
 /// `SPEECHCOMPAT_MODEL_TESTS=1 swift test -c release -Xswiftc -enable-testing --filter ModelTests`.
-enum ModelTestSupport {
+public enum ModelTestSupport {
     /// A corpus clip and its reference transcript.
-    struct Clip {
-        var id = ""
-        var set = ""
-        var url: URL
-        var reference: String
-        var durationSeconds: Double
+    public struct Clip: Sendable {
+        public var id = ""
+        public var set = ""
+        public var url: URL
+        public var reference: String
+        public var durationSeconds: Double
     }
 
     /// Clips of `manifest.tsv`, by id.
-    static func clip(_ id: String) throws -> Clip {
+    public static func clip(_ id: String) throws -> Clip {
         let manifest = try String(contentsOf: Fixtures.corpusRoot.appendingPathComponent("manifest.tsv"), encoding: .utf8)
         for line in manifest.split(separator: "\n") {
             let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
@@ -31,7 +31,7 @@ enum ModelTestSupport {
     }
 
     /// The ids of the clips in `sets`, in manifest order.
-    static func clipIDs(inSets sets: Set<String>) throws -> [String] {
+    public static func clipIDs(inSets sets: Set<String>) throws -> [String] {
         let manifest = try String(contentsOf: Fixtures.corpusRoot.appendingPathComponent("manifest.tsv"), encoding: .utf8)
         return manifest.split(separator: "\n").dropFirst().compactMap { line in
             let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
@@ -40,7 +40,7 @@ enum ModelTestSupport {
     }
 
     /// Lower-case words without punctuation.
-    static func words(_ text: String) -> [String] {
+    public static func words(_ text: String) -> [String] {
         let kept: [Character] = text.lowercased().map { (character: Character) -> Character in
             character.isLetter || character.isNumber || character == "'" ? character : " "
         }
@@ -49,31 +49,31 @@ enum ModelTestSupport {
 
     /// Word error rate of `hypothesis` against `reference`, scored as
     /// `speech eval` scores (SpeechEvaluation, Whisper's English normaliser).
-    static func wordErrorRate(_ hypothesis: String, reference: String) -> Double {
+    public static func wordErrorRate(_ hypothesis: String, reference: String) -> Double {
         let (edits, count) = wordEdits(hypothesis, reference: reference)
         guard count > 0 else { return edits == 0 ? 0 : 1 }
         return Double(edits) / Double(count)
     }
 
     /// Word errors and the reference's word count, scored by SpeechEvaluation.
-    static func wordEdits(_ hypothesis: String, reference: String) -> (edits: Int, referenceWords: Int) {
+    public static func wordEdits(_ hypothesis: String, reference: String) -> (edits: Int, referenceWords: Int) {
         let counts = TranscriptScorer().score(reference: reference, hypothesis: hypothesis, languageTag: "en").counts
         return (counts.errorCount, counts.referenceCount)
     }
 
     /// The samples of a file as buffers of `frames` frames.
-    static func buffers(of url: URL, frames: AVAudioFrameCount = 4_096) throws -> [AVAudioPCMBuffer] {
+    public static func buffers(of url: URL, frames: AVAudioFrameCount = 4_096) throws -> [AVAudioPCMBuffer] {
         try AudioBuffers.buffers(of: url, frames: frames)
     }
 
     /// Writes the concatenation of `clips` (16 kHz mono) to a temporary WAV file.
-    static func concatenate(_ clips: [Clip], into folder: URL) throws -> URL {
+    public static func concatenate(_ clips: [Clip], into folder: URL) throws -> URL {
         try AudioBuffers.concatenate(clips.map(\.url), into: folder)
     }
 
     /// Runs a URL request to the end with the handler API and returns the
     /// final result (or throws the task's error), as apps wrap it.
-    static func recognize(_ request: SFSpeechRecognitionRequest, locale: String = "en-US",
+    public static func recognize(_ request: SFSpeechRecognitionRequest, locale: String = "en-US",
                           onPartial: @escaping @Sendable (SFSpeechRecognitionResult) -> Void = { _ in })
         async throws -> SFSpeechRecognitionResult {
         let recognizer = SFSpeechRecognizer(locale: Locale(identifier: locale))!
@@ -91,25 +91,12 @@ enum ModelTestSupport {
 }
 
 extension ModelTestSupport {
-    /// An ALSA `file`-plugin microphone playing `clip` (DESIGN.md "A microphone
-    /// without a sound card"), selected for `AVAudioEngine()` through
-    /// `SPEECHCOMPAT_ALSA_DEVICE` / `SPEECHCOMPAT_ALSA_CONFIG`.
+    /// Installs a `ClipMicrophone` playing `clip` for `AVAudioEngine()` in this
+    /// process (`SPEECHCOMPAT_ALSA_DEVICE` / `SPEECHCOMPAT_ALSA_CONFIG`).
     /// - Returns: the folder to remove afterwards.
-    static func installFileMicrophone(playing clip: URL) throws -> URL {
-        let folder = try Fixtures.temporaryDirectory("speechcompat-mic")
-        let raw = folder.appendingPathComponent("speech16k.s16")
-        let sox = Process()
-        sox.executableURL = URL(fileURLWithPath: "/usr/bin/sox")
-        sox.arguments = [clip.path, "-t", "raw", "-e", "signed-integer", "-b", "16", "-c", "1", "-r", "16000", raw.path]
-        try sox.run()
-        sox.waitUntilExit()
-        let configuration = folder.appendingPathComponent("testmic.conf")
-        try """
-        pcm.testmic { type file slave.pcm "null" file "/dev/null" infile "\(raw.path)" format "raw" }
-        pcm.testmicplug { type plug slave { pcm "testmic" format S16_LE rate 16000 channels 1 } }
-        """.write(to: configuration, atomically: true, encoding: .utf8)
-        setenv("SPEECHCOMPAT_ALSA_DEVICE", "testmicplug", 1)
-        setenv("SPEECHCOMPAT_ALSA_CONFIG", configuration.path, 1)
-        return folder
+    public static func installFileMicrophone(playing clip: URL) throws -> URL {
+        let microphone = try ClipMicrophone(clip: clip)
+        for (name, value) in microphone.environment { setenv(name, value, 1) }
+        return microphone.directory
     }
 }

@@ -1,0 +1,46 @@
+import Foundation
+import Synchronization
+
+/// Every element of a result sequence until it ends, or the error it threw.
+package func collect<S: AsyncSequence & Sendable>(_ sequence: S)
+    -> Task<(elements: [S.Element], error: (any Error)?), Never> where S.Element: Sendable {
+    Task {
+        var elements: [S.Element] = []
+        do {
+            for try await element in sequence { elements.append(element) }
+            return (elements, nil)
+        } catch {
+            return (elements, error)
+        }
+    }
+}
+
+/// The value of `task`, or `nil` if it takes longer than `seconds`: a bound
+/// on a wait for something that must happen, so that a hung face fails the
+/// test instead of hanging it (the task is left running). Not a way to wait
+/// for something to happen: use `SpeechTestEnvironment.drain()` for that.
+package func value<T: Sendable>(of task: Task<T, Never>, within seconds: Double = 30) async -> T? {
+    let resumed = ResumeOnce()
+    return await withCheckedContinuation { (continuation: CheckedContinuation<T?, Never>) in
+        @Sendable func resume(_ value: T?) {
+            if resumed.claim() { continuation.resume(returning: value) }
+        }
+        Task { resume(await task.value) }
+        DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { resume(nil) }
+    }
+}
+
+/// Lets exactly one of several racers resume a continuation.
+package final class ResumeOnce: Sendable {
+    private let done = Mutex(false)
+
+    package init() {}
+
+    /// `true` for the first caller only.
+    package func claim() -> Bool {
+        done.withLock { done in
+            defer { done = true }
+            return !done
+        }
+    }
+}
