@@ -138,6 +138,7 @@ import Testing
         let request = SFSpeechAudioBufferRecognitionRequest()
         let recorder = TaskRecorder()
         let task = recognizer.recognitionTask(with: request, delegate: recorder)
+        await environment.drain()
         for _ in 0..<70 { request.append(Script.buffer(seconds: 1, amplitude: 0)) }
         await environment.drain()
         // The face stops taking audio at exactly 60 s and finishes the session.
@@ -164,17 +165,21 @@ import Testing
         request.rollsOverAtRecognitionLimit = true
         let recorder = TaskRecorder()
         recognizer.recognitionTask(with: request, resultHandler: recorder.handler)
-        for _ in 0..<70 { request.append(Script.buffer(seconds: 1, amplitude: 0)) }
-        #expect(!request.feed.isEnded)
-        request.endAudio()
+        // The session is attached before audio comes, so the audio reaches it buffer by buffer.
         await environment.drain()
-        // At the limit the face commits through it and keeps taking audio.
+        for _ in 0..<70 { request.append(Script.buffer(seconds: 1, amplitude: 0)) }
+        await environment.drain()
+        #expect(!request.feed.isEnded)
+        // At the limit the face commits through it and keeps taking audio; the
+        // commit through all the audio heard finalizes what is pending, each
+        // final shown as a partial while audio still comes.
         #expect(session.commits == [60])
         #expect(abs(session.appendedSeconds - 70) < 1e-6)
-        // The commit through all the audio heard finalizes what is pending, shown as a partial.
         #expect(recorder.calls == [.result("minute one", isFinal: false),
-                                   .result("minute one minute two", isFinal: false),
-                                   .result("minute one minute two", isFinal: true)])
+                                   .result("minute one minute two", isFinal: false)])
+        request.endAudio()
+        await environment.drain()
+        #expect(recorder.calls.dropFirst(2) == [.result("minute one minute two", isFinal: true)])
     }
 
     @Test func onDeviceTasksHaveNoLimitAndNoVoiceAnalytics() async throws {
