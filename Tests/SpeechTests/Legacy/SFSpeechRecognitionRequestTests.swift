@@ -97,10 +97,7 @@ import Testing
     @Test func sampleBuffersAreConvertedLikePCMBuffers() async throws {
         let session = SFSpeechRecognitionTaskTests.helloWorldSession()
         let environment = SpeechTestEnvironment()
-        let (recognizer, _) = environment.makeRecognizer(session)
-        let request = SFSpeechAudioBufferRecognitionRequest()
-        let recorder = TaskRecorder()
-        recognizer.recognitionTask(with: request, resultHandler: recorder.handler)
+        let (_, request, recorder) = environment.startBufferTask(on: session, delegate: false).parts
         let format = try #require(AVAudioFormat(commonFormat: .pcmFormatInt16, sampleRate: 48_000, channels: 2,
                                                 interleaved: true))
         let pcm = BufferConversionTests.sine(format, frequency: 300, seconds: 1.2)

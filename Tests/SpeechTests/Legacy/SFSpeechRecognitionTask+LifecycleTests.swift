@@ -14,11 +14,7 @@ import Testing
               session: ScriptedBackend = SFSpeechRecognitionTaskTests.helloWorldSession(holdsFinish: true))
         async -> Fixture {
         let environment = SpeechTestEnvironment()
-        let (recognizer, _) = environment.makeRecognizer(session)
-        let request = SFSpeechAudioBufferRecognitionRequest()
-        let recorder = TaskRecorder()
-        let task = delegate ? recognizer.recognitionTask(with: request, delegate: recorder)
-            : recognizer.recognitionTask(with: request, resultHandler: recorder.handler)
+        let (task, request, recorder) = environment.startBufferTask(on: session, delegate: delegate).parts
         switch state {
         case .starting:
             break
@@ -134,10 +130,7 @@ import Testing
             .init(atSeconds: 30, event: .volatile(Script.hypothesis("first half", start: 1))),
         ], onFinish: [.final(Script.hypothesis("the first minute", start: 1)), .finished])
         let environment = SpeechTestEnvironment()
-        let (recognizer, _) = environment.makeRecognizer(session)
-        let request = SFSpeechAudioBufferRecognitionRequest()
-        let recorder = TaskRecorder()
-        let task = recognizer.recognitionTask(with: request, delegate: recorder)
+        let (task, request, recorder) = environment.startBufferTask(on: session).parts
         await environment.drain()
         for _ in 0..<70 { request.append(Script.buffer(seconds: 1, amplitude: 0)) }
         await environment.drain()
@@ -160,11 +153,9 @@ import Testing
             .init(atSeconds: 60, event: .final(Script.hypothesis("minute one", start: 1))),
         ], onFinish: [.final(Script.hypothesis("minute two", start: 61)), .finished])
         let environment = SpeechTestEnvironment()
-        let (recognizer, _) = environment.makeRecognizer(session)
-        let request = SFSpeechAudioBufferRecognitionRequest()
-        request.rollsOverAtRecognitionLimit = true
-        let recorder = TaskRecorder()
-        recognizer.recognitionTask(with: request, resultHandler: recorder.handler)
+        let (_, request, recorder) = environment.startBufferTask(on: session, delegate: false) { request in
+            request.rollsOverAtRecognitionLimit = true
+        }.parts
         // The session is attached before audio comes, so the audio reaches it buffer by buffer.
         await environment.drain()
         for _ in 0..<70 { request.append(Script.buffer(seconds: 1, amplitude: 0)) }
@@ -185,11 +176,9 @@ import Testing
     @Test func onDeviceTasksHaveNoLimitAndNoVoiceAnalytics() async throws {
         let session = SFSpeechRecognitionTaskTests.helloWorldSession()
         let environment = SpeechTestEnvironment()
-        let (recognizer, _) = environment.makeRecognizer(session)
-        let request = SFSpeechAudioBufferRecognitionRequest()
-        request.requiresOnDeviceRecognition = true
-        let recorder = TaskRecorder()
-        recognizer.recognitionTask(with: request, resultHandler: recorder.handler)
+        let (_, request, recorder) = environment.startBufferTask(on: session, delegate: false) { request in
+            request.requiresOnDeviceRecognition = true
+        }.parts
         request.append(Script.buffer(seconds: 1.2))
         request.endAudio()
         await environment.drain()

@@ -20,10 +20,7 @@ import Testing
     @Test func handlerGetsCumulativePartialsThenOneFinal() async throws {
         let environment = SpeechTestEnvironment()
         let session = Self.helloWorldSession()
-        let (recognizer, _) = environment.makeRecognizer(session)
-        let request = SFSpeechAudioBufferRecognitionRequest()
-        let recorder = TaskRecorder()
-        let task = recognizer.recognitionTask(with: request, resultHandler: recorder.handler)
+        let (task, request, recorder) = environment.startBufferTask(on: session, delegate: false).parts
         request.append(Script.buffer(seconds: 1.2))
         await environment.drain()
         #expect(recorder.calls == [.result("hello", isFinal: false), .result("hello world", isFinal: false)])
@@ -55,10 +52,7 @@ import Testing
     @Test func delegateCallsArriveInApplesOrder() async throws {
         let environment = SpeechTestEnvironment()
         let session = Self.helloWorldSession()
-        let (recognizer, _) = environment.makeRecognizer(session)
-        let request = SFSpeechAudioBufferRecognitionRequest()
-        let recorder = TaskRecorder()
-        let task = recognizer.recognitionTask(with: request, delegate: recorder)
+        let (task, request, recorder) = environment.startBufferTask(on: session).parts
         request.append(Script.buffer(seconds: 1.2))
         request.endAudio()
         await environment.drain()
@@ -72,10 +66,7 @@ import Testing
     @Test func eachStepOfAudioDeliversExactlyItsCalls() async throws {
         let environment = SpeechTestEnvironment()
         let session = Self.helloWorldSession()
-        let (recognizer, _) = environment.makeRecognizer(session)
-        let request = SFSpeechAudioBufferRecognitionRequest()
-        let recorder = TaskRecorder()
-        let task = recognizer.recognitionTask(with: request, delegate: recorder)
+        let (task, request, recorder) = environment.startBufferTask(on: session).parts
         await environment.drain()
         #expect(recorder.calls.isEmpty)
         #expect(task.state == .starting)
@@ -102,10 +93,7 @@ import Testing
     @Test func silenceEndsWithNoSpeech1110Once() async throws {
         let session = ScriptedBackend(onFinish: [.progress(processedSeconds: 1), .finished])
         let environment = SpeechTestEnvironment()
-        let (recognizer, _) = environment.makeRecognizer(session)
-        let request = SFSpeechAudioBufferRecognitionRequest()
-        let recorder = TaskRecorder()
-        let task = recognizer.recognitionTask(with: request, delegate: recorder)
+        let (task, request, recorder) = environment.startBufferTask(on: session).parts
         request.append(Script.buffer(seconds: 1, amplitude: 0))
         request.endAudio()
         await environment.drain()
@@ -134,10 +122,7 @@ import Testing
             .init(atSeconds: 0.4, event: .failed(EngineError(.internalInconsistency, "decoder broke"))),
         ])
         let environment = SpeechTestEnvironment()
-        let (recognizer, _) = environment.makeRecognizer(session)
-        let request = SFSpeechAudioBufferRecognitionRequest()
-        let recorder = TaskRecorder()
-        let task = recognizer.recognitionTask(with: request, resultHandler: recorder.handler)
+        let (task, request, recorder) = environment.startBufferTask(on: session, delegate: false).parts
         request.append(Script.buffer(seconds: 0.5))
         await environment.drain()
         #expect(recorder.terminalCalls == 1)
@@ -157,11 +142,9 @@ import Testing
     @Test func partialResultsOffDeliversOnlyTheFinal() async throws {
         let session = Self.helloWorldSession()
         let environment = SpeechTestEnvironment()
-        let (recognizer, _) = environment.makeRecognizer(session)
-        let request = SFSpeechAudioBufferRecognitionRequest()
-        request.shouldReportPartialResults = false
-        let recorder = TaskRecorder()
-        recognizer.recognitionTask(with: request, resultHandler: recorder.handler)
+        let (_, request, recorder) = environment.startBufferTask(on: session, delegate: false) { request in
+            request.shouldReportPartialResults = false
+        }.parts
         request.append(Script.buffer(seconds: 1.2))
         request.endAudio()
         await environment.drain()
@@ -189,10 +172,8 @@ import Testing
     @Test func notAuthorizedFailsWith1700() async throws {
         let session = Self.helloWorldSession()
         let environment = SpeechTestEnvironment()
-        let (recognizer, _) = environment.makeRecognizer(session, authorization: .denied)
-        let request = SFSpeechAudioBufferRecognitionRequest()
-        let recorder = TaskRecorder()
-        let task = recognizer.recognitionTask(with: request, resultHandler: recorder.handler)
+        let (task, request, recorder) = environment.startBufferTask(on: session, delegate: false,
+                                                                    authorization: .denied).parts
         request.append(Script.buffer(seconds: 1.2))
         await environment.drain()
         #expect(recorder.terminalCalls == 1)

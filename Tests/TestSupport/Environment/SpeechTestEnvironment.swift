@@ -157,30 +157,3 @@ package final class SpeechTestEnvironment: Sendable {
         InputFeed(tracker: tracker)
     }
 }
-
-extension SpeechTestEnvironment {
-    /// A recognizer on this environment: backends from `backend` (handed out
-    /// for every task) or the environment's queue, this scheduler, the given
-    /// permission, always available, delivering on its own serial queue.
-    package func makeRecognizer(_ backend: ScriptedBackend? = nil, locale: String = "en-US",
-                               authorization: SFSpeechRecognizerAuthorizationStatus = .authorized)
-        -> (SFSpeechRecognizer, OperationQueue) {
-        let recognizer = SFSpeechRecognizer(locale: Locale(identifier: locale))!
-        let queue = OperationQueue()
-        queue.maxConcurrentOperationCount = 1
-        recognizer.queue = queue
-        recognizer.scheduler = scheduler
-        if let backend {
-            let tracker = tracker
-            recognizer.sessionFactory = RecognitionSessionFactory { locale, configuration in
-                try configuration.validate(for: locale)
-                return backend.handedOut(to: tracker, locale: locale, configuration: configuration)
-            }
-        } else {
-            recognizer.sessionFactory = factory
-        }
-        recognizer.authorizationStatusProvider = { authorization }
-        recognizer.availabilityCheck = { _ in true }
-        return (recognizer, queue)
-    }
-}
