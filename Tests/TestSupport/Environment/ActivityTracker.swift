@@ -1,4 +1,3 @@
-import Foundation
 import Synchronization
 
 /// Counts the work a face has in flight, so that a test can wait until the
@@ -6,14 +5,18 @@ import Synchronization
 ///
 /// Every hop the test scheduler runs (a background job, an operation, a
 /// task) is `begin()`…`end()`. A task that waits for input the test controls
-/// (a scripted backend's next update, an input feed's next buffer) is
-/// `park()`ed while it waits and `unpark()`ed when that input arrives. The
-/// face is quiescent when every running job is parked: nothing can happen
-/// until the test acts again, so what was delivered so far is all there is.
+/// (a scripted backend's next update, an input feed's next buffer, a
+/// condition inside an analyzer) is `park()`ed while it waits and
+/// `unpark()`ed when that input arrives. The face is quiescent when every
+/// running job is parked: nothing can happen until the test acts again, so
+/// what was delivered so far is all there is.
 package final class ActivityTracker: Sendable {
     private struct State {
         var running = 0
         var parked = 0
+        /// Bumped by every change: how a hang (no change at all) is told
+        /// from a slow, busy machine.
+        var changes = 0
         var nextWaiter = 0
         var waiters: [Int: CheckedContinuation<Bool, Never>] = [:]
 
@@ -27,7 +30,10 @@ package final class ActivityTracker: Sendable {
 
     /// A job started.
     package func begin() {
-        state.withLock { $0.running += 1 }
+        state.withLock { state in
+            state.running += 1
+            state.changes += 1
+        }
     }
 
     /// A job ended.
@@ -43,7 +49,10 @@ package final class ActivityTracker: Sendable {
     /// A parked job got its input and runs again. Call before handing the
     /// input over, so that the job is never counted idle while it works.
     package func unpark() {
-        state.withLock { $0.parked -= 1 }
+        state.withLock { state in
+            state.parked -= 1
+            state.changes += 1
+        }
     }
 
     /// Whether every running job is parked.
@@ -56,8 +65,14 @@ package final class ActivityTracker: Sendable {
         state.withLock { ($0.running, $0.parked) }
     }
 
-    /// Waits until every running job is parked; `false` if that did not
-    /// happen within `timeout` seconds (a hop that never ends: a bug).
+    /// Waits until every running job is parked; `false` when nothing
+    /// changed for a whole `timeout` seconds before that (a hop that never
+    /// ends: a bug).
+    ///
+    /// The timeout is kept by a task sleeping on the cooperative pool, where
+    /// the faces' tasks run too: when other tests hold every thread for a
+    /// while it is late as well, and it gives up only after a period in
+    /// which the tracker saw no change at all.
     package func waitUntilQuiet(timeout: Double) async -> Bool {
         let id = state.withLock { state in
             defer { state.nextWaiter += 1 }
@@ -73,15 +88,32 @@ package final class ActivityTracker: Sendable {
                 continuation.resume(returning: true)
                 return
             }
-            DispatchQueue.global().asyncAfter(deadline: .now() + timeout) { [self] in
-                state.withLock { $0.waiters.removeValue(forKey: id) }?.resume(returning: false)
+            Task { await watch(waiter: id, every: timeout) }
+        }
+    }
+
+    /// Gives up on waiter `id` after a period of `seconds` without change.
+    private func watch(waiter id: Int, every seconds: Double) async {
+        var seen = state.withLock { $0.changes }
+        while true {
+            try? await Task.sleep(nanoseconds: UInt64(max(seconds, 0.001) * 1_000_000_000))
+            let (done, stalled): (Bool, CheckedContinuation<Bool, Never>?) = state.withLock { state in
+                guard state.waiters[id] != nil else { return (true, nil) }
+                guard state.changes == seen else {
+                    seen = state.changes
+                    return (false, nil)
+                }
+                return (true, state.waiters.removeValue(forKey: id))
             }
+            stalled?.resume(returning: false)
+            if done { return }
         }
     }
 
     private func settle(_ change: (inout State) -> Void) {
         let ready: [CheckedContinuation<Bool, Never>] = state.withLock { state in
             change(&state)
+            state.changes += 1
             guard state.isQuiet else { return [] }
             defer { state.waiters = [:] }
             return Array(state.waiters.values)

@@ -26,7 +26,11 @@ package func value<T: Sendable>(of task: Task<T, Never>, within seconds: Double 
             if resumed.claim() { continuation.resume(returning: value) }
         }
         Task { resume(await task.value) }
-        DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { resume(nil) }
+        Task {
+            // On the cooperative pool, like the work it bounds: late when that is.
+            try? await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000))
+            resume(nil)
+        }
     }
 }
 

@@ -122,14 +122,14 @@ package final class SpeechTestEnvironment: Sendable {
     }
 
     /// Waits until the faces are quiescent: every hop has run and every
-    /// emitted update was handled. Records an issue if that takes longer
-    /// than `timeout` seconds (a hop that never ends, or input the test does
-    /// not control, such as a plain `AsyncStream` that is never finished).
-    package func drain(timeout: Double = 30, sourceLocation: SourceLocation = #_sourceLocation) async {
+    /// emitted update was handled. Records an issue if nothing moves for
+    /// `timeout` seconds before that (a hop that never ends, or input the
+    /// test does not control, such as a plain `AsyncStream` never finished).
+    package func drain(timeout: Double = 10, sourceLocation: SourceLocation = #_sourceLocation) async {
         guard await tracker.waitUntilQuiet(timeout: timeout) else {
             let (running, parked) = tracker.counts
-            let message = "The faces did not become quiescent within \(timeout) s: \(running) jobs running, "
-                + "\(parked) of them waiting for the test."
+            let message = "The faces did not become quiescent: nothing moved for \(timeout) s with "
+                + "\(running) jobs running, \(parked) of them waiting for the test."
             Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
             return
         }
