@@ -78,14 +78,18 @@ extension SFSpeechRecognitionTask {
     /// finishes, or — rolling — finalizes there and goes on.
     private func take(_ samples: [Float], into session: any RecognitionBackend) {
         let rate = BufferConversion.outputRate
-        let (accepted, limit): ([Float], Double?) = lock.withLock {
+        let (accepted, limits): ([Float], [Double]) = lock.withLock {
             if currentState == .starting { currentState = .running }
-            guard !stoppedAtLimit else { return ([], nil) }
+            guard !stoppedAtLimit else { return ([], []) }
             let before = appendedSeconds
+            let end = before + Double(samples.count) / rate
             var accepted = samples
-            var reached: Double?
-            if let limit = nextLimitSeconds, before + Double(samples.count) / rate >= limit {
-                reached = limit
+            var reached: [Double] = []
+            // One block can cross several limits (audio appended before the
+            // session was attached arrives at once): a rolling task commits
+            // at each of them.
+            while let limit = nextLimitSeconds, end >= limit {
+                reached.append(limit)
                 if request.rollsOverAtRecognitionLimit {
                     nextLimitSeconds = limit + request.maximumRecognitionDuration
                 } else {
@@ -97,12 +101,12 @@ extension SFSpeechRecognitionTask {
             appendedSeconds = before + Double(accepted.count) / rate
             return (accepted, reached)
         }
-        guard !accepted.isEmpty || limit != nil else { return }
+        guard !accepted.isEmpty || !limits.isEmpty else { return }
         voice?.append(accepted)
         session.append(accepted)
-        guard let limit else { return }
+        guard !limits.isEmpty else { return }
         if request.rollsOverAtRecognitionLimit {
-            session.commit(throughSeconds: limit)
+            for limit in limits { session.commit(throughSeconds: limit) }
         } else {
             // Apple stops reading at the limit and delivers the first minute's
             // result. This runs inside the feed's delivery, so the feed is

@@ -173,6 +173,21 @@ import Testing
         #expect(recorder.calls.dropFirst(2) == [.result("minute one minute two", isFinal: true)])
     }
 
+    @Test func audioGivenBeforeTheSessionRollsAtEveryLimitItCrosses() async throws {
+        let session = ScriptedBackend(steps: [], onFinish: [.final(Script.hypothesis("all of it", start: 1)), .finished])
+        let environment = SpeechTestEnvironment()
+        let (_, request, recorder) = environment.startBufferTask(on: session, delegate: false) { request in
+            request.rollsOverAtRecognitionLimit = true
+        }.parts
+        // Appended before the session is attached: the audio reaches it as one block.
+        for _ in 0..<150 { request.append(Script.buffer(seconds: 1, amplitude: 0)) }
+        request.endAudio()
+        await environment.drain()
+        #expect(session.commits == [60, 120], "one commit at each limit the block crosses")
+        #expect(abs(session.appendedSeconds - 150) < 1e-6)
+        #expect(recorder.results.last?.isFinal == true)
+    }
+
     @Test func onDeviceTasksHaveNoLimitAndNoVoiceAnalytics() async throws {
         let session = SFSpeechRecognitionTaskTests.helloWorldSession()
         let environment = SpeechTestEnvironment()
