@@ -147,13 +147,18 @@ extension SpeechAnalyzer {
     }
 
     /// Checks an input's format and time-code and places it on the timeline.
-    /// - Throws: `unexpectedAudioFormat` for a buffer the modules cannot take
-    ///   (the analyzer never converts buffers); `audioDisordered` for a
+    /// - Throws: `incompatibleAudioFormats` when the modules share no format;
+    ///   `unexpectedAudioFormat` for a buffer the modules cannot take (the
+    ///   analyzer never converts buffers); `audioDisordered` for a
     ///   `bufferStartTime` that overlaps or precedes earlier input.
     func place(_ input: AnalyzerInput) throws -> Placement {
         let format = input.buffer.format
-        guard ModernAudioFormats.isAnalyzerFormat(format) else {
-            throw ModernErrors.unexpectedFormat(format)
+        if checkedInputFormat != format {
+            // Checked once per format change (and per module change), not per buffer:
+            // the check reads the modules' asset state.
+            let moduleFormats = moduleList.compactMap { ($0 as? any AnalyzerModule).map { ModernAudioFormats.formats(for: $0.role) } }
+            try ModernAudioFormats.checkInput(format, moduleFormats: moduleFormats)
+            checkedInputFormat = format
         }
         let rate = CMTimeScale(format.sampleRate.rounded())
         let duration = CMTime(value: CMTimeValue(input.buffer.frameLength), timescale: rate)

@@ -68,6 +68,9 @@ public final actor SpeechAnalyzer: Sendable {
     var inputExhausted = false
     /// End of the audio consumed so far; `nil` before any input.
     var consumedEnd: CMTime?
+    /// The last input format found acceptable to the modules; `nil` after the
+    /// modules change, so the next input is checked again.
+    var checkedInputFormat: AVAudioFormat?
     /// Audio before this time was cancelled by `cancelAnalysis(before:)`.
     var cancelledBefore: CMTime = .negativeInfinity
     /// The current volatile range, as last reported.
@@ -217,6 +220,7 @@ public final actor SpeechAnalyzer: Sendable {
             addModule(module)
         }
         moduleList = newModules
+        checkedInputFormat = nil
         if primaryRunner.map({ runners[$0] == nil }) ?? true {
             primaryRunner = newModules.lazy.map { ObjectIdentifier($0) }.first { self.runners[$0] != nil }
         }
