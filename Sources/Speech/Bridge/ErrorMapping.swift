@@ -128,6 +128,18 @@ enum ErrorMapping {
         return Legacy.recognitionFailed.error(reason: error.localizedDescription, underlying: error)
     }
 
+    /// The engine error for a capture device that went away mid-stream
+    /// (`AVAudioEngine`'s input over ALSA): each face maps it to its own
+    /// (legacy `SFSpeechError.audioReadFailed`, modern the same code).
+    static func captureDeviceVanished(_ deviceError: NSError) -> EngineError {
+        EngineError(.audioDeviceUnavailable,
+                    "The audio capture device went away mid-stream (\(deviceError.localizedDescription)) "
+                    + "The audio captured before was recognized and its text kept. Reconnect the device "
+                    + "(or choose another with SPEECHCOMPAT_ALSA_DEVICE), restart the AVAudioEngine and start "
+                    + "a new recognition.",
+                    underlying: deviceError)
+    }
+
     private static func info(_ error: EngineError) -> [String: Any] {
         [NSLocalizedFailureReasonErrorKey: error.message, NSUnderlyingErrorKey: error]
     }

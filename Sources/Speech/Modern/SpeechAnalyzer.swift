@@ -71,6 +71,9 @@ public final actor SpeechAnalyzer: Sendable {
     /// The last input format found acceptable to the modules; `nil` after the
     /// modules change, so the next input is checked again.
     var checkedInputFormat: AVAudioFormat?
+    /// The capture run (an `AVAudioEngine` input tap) whose failure ends the
+    /// analysis; see `watchCapture(of:)`.
+    var watchedCaptureOrigin: CaptureOrigin?
     /// Audio before this time was cancelled by `cancelAnalysis(before:)`.
     var cancelledBefore: CMTime = .negativeInfinity
     /// The current volatile range, as last reported.
