@@ -83,7 +83,7 @@ enum ErrorMapping {
         switch error.code {
         case .cancelled:
             return Legacy.cancelled.error(underlying: error)
-        case .modelNotFound, .assetInstallFailed, .unsupportedLanguage:
+        case .modelNotFound, .assetInstallFailed, .unsupportedLanguage, .insufficientStorage:
             return Legacy.assetsNotInstalled.error(reason: error.message, underlying: error)
         case .invalidModelFile:
             return Legacy.initializationFailed.error(reason: error.message, underlying: error)
@@ -105,6 +105,8 @@ enum ErrorMapping {
         case .unsupportedAudioFormat: code = .unexpectedAudioFormat
         case .unreadableAudio, .audioDeviceUnavailable: code = .audioReadFailed
         case .invalidArgument: code = .missingParameter
+        // A full disk during an asset install: not enough on-device resources.
+        case .insufficientStorage: code = .insufficientResources
         default: code = .internalServiceError
         }
         return SFSpeechError(code, userInfo: info(error))
