@@ -17,6 +17,10 @@ package final class CaptureOrigin: @unchecked Sendable {
     private let lock = NSLock()
     private var failure: NSError?
     private var observers: [@Sendable (NSError) -> Void] = []
+    /// Where an observer registered after the failure is called: a queue of
+    /// its own, so that it runs even when the global queues are busy, and
+    /// never inside the registering caller (which may hold its own lock).
+    private static let lateCalls = DispatchQueue(label: "SpeechCompat.CaptureOrigin.late")
 
     /// A running capture.
     package init() {}
@@ -24,8 +28,9 @@ package final class CaptureOrigin: @unchecked Sendable {
     /// The device error, once capture failed.
     package var deviceFailure: NSError? { lock.withLock { failure } }
 
-    /// Calls `observer` once, on a background queue, when capture fails
-    /// (at once if it failed already). Observers of a run that stops
+    /// Calls `observer` once when capture fails: on the engine's tap queue,
+    /// after the last buffer (or soon, on a queue of its own, if it failed
+    /// already). Observers of a run that stops
     /// normally are released with it and never called.
     package func whenDeviceFails(_ observer: @escaping @Sendable (NSError) -> Void) {
         let failedAlready: NSError? = lock.withLock {
@@ -33,10 +38,11 @@ package final class CaptureOrigin: @unchecked Sendable {
             observers.append(observer)
             return nil
         }
-        if let failedAlready { DispatchQueue.global().async { observer(failedAlready) } }
+        if let failedAlready { CaptureOrigin.lateCalls.async { observer(failedAlready) } }
     }
 
-    /// Capture failed with `error`: every observer hears it, once.
+    /// Capture failed with `error`: every observer hears it, once. Called on
+    /// the tap queue after the buffers captured before the failure.
     func deviceFailed(_ error: NSError) {
         let toCall: [@Sendable (NSError) -> Void] = lock.withLock {
             guard failure == nil else { return [] }
@@ -44,6 +50,6 @@ package final class CaptureOrigin: @unchecked Sendable {
             defer { observers = [] }
             return observers
         }
-        for observer in toCall { DispatchQueue.global().async { observer(error) } }
+        for observer in toCall { observer(error) }
     }
 }

@@ -50,7 +50,7 @@ import Testing
         try engine.start()
         #expect(microphone.waitUntilVanished(timeout: 10))
         let started = Date()
-        while notified.value == nil && Date().timeIntervalSince(started) < 5 { try await Task.sleep(for: .milliseconds(10)) }
+        while notified.value == nil && Date().timeIntervalSince(started) < 10 { try await Task.sleep(for: .milliseconds(10)) }
         let error = try #require(notified.value)
         #expect(error.code == Int(kAudioHardwareBadDeviceError))
         #expect(error.localizedDescription.contains("went away or failed mid-stream"))
@@ -68,7 +68,8 @@ import Testing
         // A watcher registered after the failure hears it too.
         let late = Box()
         origin.whenDeviceFails { late.set($0) }
-        while late.value == nil && Date().timeIntervalSince(started) < 5 { try await Task.sleep(for: .milliseconds(10)) }
+        let registered = Date()
+        while late.value == nil && Date().timeIntervalSince(registered) < 10 { try await Task.sleep(for: .milliseconds(10)) }
         #expect(late.value?.code == error.code)
         engine.stop()
     }
