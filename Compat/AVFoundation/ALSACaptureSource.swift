@@ -19,6 +19,8 @@ final class ALSACaptureSource: AudioCaptureSource {
     private var pcm: OpaquePointer?
     private var tree: OpaquePointer?
     private var remainingFrames: Int64?
+    /// Frames read so far in this run, to say in an error how far capture got.
+    private var framesRead: Int64 = 0
 
     /// Creates a source for a device; nothing is opened yet.
     init(configuration: ALSAConfiguration) { self.configuration = configuration }
@@ -47,6 +49,7 @@ final class ALSACaptureSource: AudioCaptureSource {
             throw error
         }
         remainingFrames = configuration.infileFrameCount(in: loaded, capture: parameters)
+        framesRead = 0
     }
 
     func read() -> CaptureRead {
@@ -69,9 +72,13 @@ final class ALSACaptureSource: AudioCaptureSource {
             if attempt == 0 && (got == -Int(EPIPE) || got == -Int(ESTRPIPE)) && snd_pcm_recover(pcm, Int32(got), 1) >= 0 {
                 continue
             }
-            return .failure(configuration.failure("capturing", Int32(got)))
+            let seconds = Double(framesRead) / Double(parameters.rate)
+            let action = framesRead == 0 ? "capturing"
+                : "capturing, after \(String(format: "%.2f", seconds)) s of audio (the device went away or failed mid-stream)"
+            return .failure(configuration.failure(action, Int32(got)))
         }
         if got < frames { floats.removeLast((frames - got) * channels) }
+        framesRead += Int64(got)
         if let remaining = remainingFrames { remainingFrames = remaining - Int64(got) }
         return .samples(floats)
     }

@@ -78,8 +78,11 @@ struct ALSAConfiguration: Sendable {
         var rate = capture.rate
         for _ in 0..<8 {
             if string(current, "type") == "file" {
+                // Only a regular file has a length; a FIFO or device infile is a
+                // live stream that ends when its writer goes away.
                 guard let infile = string(current, "infile"),
                       let attributes = try? FileManager.default.attributesOfItem(atPath: infile),
+                      attributes[.type] as? FileAttributeType == .typeRegular,
                       let size = (attributes[.size] as? NSNumber)?.int64Value else { return nil }
                 let fileFrames = size / Int64(bytesPerSample * channels)
                 return Int64((Double(fileFrames) * Double(capture.rate) / Double(rate)).rounded(.down))

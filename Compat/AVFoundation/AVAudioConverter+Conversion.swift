@@ -20,6 +20,7 @@ extension AVAudioConverter {
         staging.append(mappedInterleaved(inputBuffer))
         let frames = staging.dequeue(into: outputBuffer, startFrame: 0, maxFrames: Int(inputBuffer.frameLength))
         outputBuffer.frameLength = AVAudioFrameCount(frames)
+        outputBuffer.captureOrigin = inputBuffer.captureOrigin
     }
 
     /// `convert(to:error:withInputFrom:)`: a stream pulled from `inputBlock`.
@@ -47,7 +48,10 @@ extension AVAudioConverter {
                 case .noDataNow:
                     return .inputRanDry
                 case .endOfStream:
-                    if let last = supplied as? AVAudioPCMBuffer, last.frameLength > 0 { try ingest(last) }
+                    if let last = supplied as? AVAudioPCMBuffer, last.frameLength > 0 {
+                        try ingest(last)
+                        if let origin = last.captureOrigin { output.captureOrigin = origin }
+                    }
                     try finishStream()
                 case .haveData:
                     guard let input = supplied as? AVAudioPCMBuffer else {
@@ -56,6 +60,8 @@ extension AVAudioConverter {
                     }
                     guard input.frameLength > 0 else { return .inputRanDry }
                     try ingest(input)
+                    // Converted capture keeps its origin (see CaptureOrigin).
+                    if let origin = input.captureOrigin { output.captureOrigin = origin }
                 }
             }
         } catch let error as NSError {

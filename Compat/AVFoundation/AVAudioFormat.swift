@@ -8,7 +8,9 @@
 /// …) describe files on disk and report `.otherFormat`.
 /// - Note: On Linux formats compare by content through `isEqual(_:)`, as on
 ///   Apple platforms, so `buffer.format != targetFormat` works.
-open class AVAudioFormat: NSObject, @unchecked Sendable {
+/// - Note: Formats conform to `NSSecureCoding` as on Apple platforms: they
+///   round-trip through `NSKeyedArchiver` with `requiringSecureCoding: true`.
+open class AVAudioFormat: NSObject, NSSecureCoding, @unchecked Sendable {
     /// Frames per second.
     public let sampleRate: Double
     /// The number of channels.
@@ -27,6 +29,10 @@ open class AVAudioFormat: NSObject, @unchecked Sendable {
     private let explicitLayout: AVAudioChannelLayout?
     /// The Core Audio record of this format, at a stable address.
     private let streamDescriptionStorage: UnsafeMutablePointer<AudioStreamBasicDescription>
+    /// The codec's magic cookie; the only mutable part of a format (Apple
+    /// lets callers set it), so it sits behind a lock.
+    private let cookieStorage = NSLock()
+    private var cookie: Data?
 
     /// The designated initializer over every field.
     init(formatID: AudioFormatID, sampleRate: Double, channelCount: AVAudioChannelCount,
@@ -48,6 +54,63 @@ open class AVAudioFormat: NSObject, @unchecked Sendable {
     }
 
     deinit { streamDescriptionStorage.deallocate() }
+
+    /// `true`: formats decode securely.
+    public static var supportsSecureCoding: Bool { true }
+
+    /// Encodes every field of the format, its explicit layout and its magic cookie.
+    open func encode(with coder: NSCoder) {
+        coder.encode(Int64(formatID), forKey: "formatID")
+        coder.encode(sampleRate, forKey: "sampleRate")
+        coder.encode(Int64(channelCount), forKey: "channelCount")
+        coder.encode(Int64(bitDepth), forKey: "bitDepth")
+        coder.encode(isFloat, forKey: "isFloat")
+        coder.encode(isInterleaved, forKey: "interleaved")
+        if let explicitLayout { coder.encode(Int64(explicitLayout.layoutTag), forKey: "layoutTag") }
+        if let magicCookie { coder.encode(magicCookie as NSData, forKey: "magicCookie") }
+    }
+
+    /// Decodes a format written by `encode(with:)`; `nil` (with the coder's
+    /// error set) when a field is missing or out of range.
+    public required init?(coder: NSCoder) {
+        let sampleRate = coder.decodeDouble(forKey: "sampleRate")
+        let channels = coder.decodeInt64(forKey: "channelCount")
+        let bitDepth = coder.decodeInt64(forKey: "bitDepth")
+        let formatID = coder.decodeInt64(forKey: "formatID")
+        guard coder.containsValue(forKey: "formatID"), sampleRate > 0, sampleRate.isFinite,
+              (1..<65_536).contains(channels), (0...64).contains(bitDepth), (0...Int64(UInt32.max)).contains(formatID)
+        else {
+            coder.failWithError(CocoaError(.coderReadCorrupt, userInfo: [
+                NSLocalizedDescriptionKey: "The archived AVAudioFormat is missing a field or has one out of range."]))
+            return nil
+        }
+        self.formatID = AudioFormatID(formatID)
+        self.sampleRate = sampleRate
+        channelCount = AVAudioChannelCount(channels)
+        self.bitDepth = Int(bitDepth)
+        isFloat = coder.decodeBool(forKey: "isFloat")
+        isInterleaved = coder.decodeBool(forKey: "interleaved")
+        commonFormat = self.formatID == kAudioFormatLinearPCM
+            ? AVAudioCommonFormat.linearPCM(bitDepth: self.bitDepth, isFloat: isFloat) : .otherFormat
+        explicitLayout = coder.containsValue(forKey: "layoutTag")
+            ? AVAudioChannelLayout(layoutTag: AudioChannelLayoutTag(truncatingIfNeeded: coder.decodeInt64(forKey: "layoutTag")))
+            : nil
+        // Linux Foundation records an error for a missing key, so look first.
+        cookie = coder.containsValue(forKey: "magicCookie")
+            ? coder.decodeObject(of: NSData.self, forKey: "magicCookie").map { Data($0) } : nil
+        streamDescriptionStorage = .allocate(capacity: 1)
+        streamDescriptionStorage.initialize(to: AVAudioFormat.streamDescription(
+            formatID: self.formatID, sampleRate: sampleRate, channelCount: channelCount,
+            bitDepth: self.bitDepth, isFloat: isFloat, interleaved: isInterleaved))
+        super.init()
+    }
+
+    /// The codec's magic cookie (out-of-band setup data of a compressed
+    /// format); `nil` for PCM unless set.
+    open var magicCookie: Data? {
+        get { cookieStorage.withLock { cookie } }
+        set { cookieStorage.withLock { cookie = newValue } }
+    }
 
     /// The format as a Core Audio `AudioStreamBasicDescription`.
     open var streamDescription: UnsafePointer<AudioStreamBasicDescription> { UnsafePointer(streamDescriptionStorage) }

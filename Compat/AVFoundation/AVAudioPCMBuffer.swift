@@ -19,6 +19,10 @@ open class AVAudioPCMBuffer: AVAudioBuffer, @unchecked Sendable {
     private let channelPointerMemory: UnsafeMutableRawPointer
     /// Bytes per frame in each Core Audio buffer of the list.
     private let bytesPerBufferFrame: Int
+    /// The capture run that delivered the buffer (an input tap's buffers, and
+    /// what `AVAudioConverter` makes of them); `nil` for other buffers. Set
+    /// before the buffer is handed on, never changed after.
+    package var captureOrigin: CaptureOrigin?
 
     /// Creates an empty buffer (`frameLength == 0`) for a PCM format.
     ///

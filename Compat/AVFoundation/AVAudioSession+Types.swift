@@ -79,6 +79,18 @@ extension AVAudioSession {
         public static let allowAirPlay = CategoryOptions(rawValue: 0x40)
         /// Keep recording when the microphone is muted by hardware.
         public static let overrideMutedMicrophoneInterruption = CategoryOptions(rawValue: 0x80)
+        /// Prefer far-field input when a Bluetooth device offers it; needs
+        /// `allowBluetoothHFP` (iOS 26.2).
+        /// - Note: On Linux the option is kept and reported; ALSA capture has
+        ///   no Bluetooth routing for it to change.
+        @available(iOS 26.2, *)
+        public static let farFieldInput = CategoryOptions(rawValue: 0x40000)
+        /// Full-bandwidth Bluetooth recording where the route supports it
+        /// (iOS 26), falling back to `allowBluetoothHFP`.
+        /// - Note: On Linux the option is kept and reported; it does not change
+        ///   the ALSA capture.
+        @available(iOS 26.0, *)
+        public static let bluetoothHighQualityRecording = CategoryOptions(rawValue: 0x80000)
     }
 
     /// Options for `setActive(_:options:)`.

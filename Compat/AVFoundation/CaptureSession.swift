@@ -14,6 +14,8 @@ final class CaptureSession: @unchecked Sendable {
     private var running = false
     private var framesDelivered: AVAudioFramePosition = 0
     private let finished = DispatchSemaphore(value: 0)
+    /// What the delivered buffers carry, so recognition can hear of a failure.
+    let origin = CaptureOrigin()
     /// The serial queue tap blocks run on (never the main thread).
     let deliveryQueue = DispatchQueue(label: "SpeechCompat.AVAudioEngine.tap")
     private static let deliveryKey = DispatchSpecificKey<Bool>()
@@ -94,15 +96,21 @@ final class CaptureSession: @unchecked Sendable {
                 framesDelivered = capturedFrames
                 lock.unlock()
                 for tap in taps.all {
-                    tap.append(samples, source: format, sampleTime: sampleTime, hostStart: hostStart, queue: deliveryQueue)
+                    tap.append(samples, source: format, sampleTime: sampleTime, hostStart: hostStart,
+                               origin: origin, queue: deliveryQueue)
                 }
             case .endOfInput:
                 inputEnded = true
-                for tap in taps.all { tap.flush(source: format, hostStart: hostStart, queue: deliveryQueue) }
+                for tap in taps.all { tap.flush(source: format, hostStart: hostStart, origin: origin, queue: deliveryQueue) }
             case .failure(let error):
                 lock.lock()
                 running = false
                 lock.unlock()
+                // What the taps gathered so far is delivered, then the failure,
+                // so it is heard after the last audio the device gave.
+                for tap in taps.all { tap.flush(source: format, hostStart: hostStart, origin: origin, queue: deliveryQueue) }
+                let origin = self.origin
+                deliveryQueue.async { origin.deviceFailed(error) }
                 onFailure(error)
             }
         }

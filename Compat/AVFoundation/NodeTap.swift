@@ -31,25 +31,26 @@ final class NodeTap: @unchecked Sendable {
     /// Adds interleaved frames captured in `source`'s format starting at
     /// `sampleTime`, delivering every full buffer.
     func append(_ interleaved: [Float], source: AVAudioFormat, sampleTime: AVAudioFramePosition,
-                hostStart: UInt64, queue: DispatchQueue) {
+                hostStart: UInt64, origin: CaptureOrigin, queue: DispatchQueue) {
         if pending.isEmpty { pendingStartSampleTime = sampleTime }
         pending.append(contentsOf: interleaved)
         let channels = Int(source.channelCount)
         while pending.count >= bufferFrames * channels {
-            deliver(frames: bufferFrames, source: source, hostStart: hostStart, queue: queue)
+            deliver(frames: bufferFrames, source: source, hostStart: hostStart, origin: origin, queue: queue)
         }
     }
 
     /// Delivers whatever is pending as a final, shorter buffer.
-    func flush(source: AVAudioFormat, hostStart: UInt64, queue: DispatchQueue) {
+    func flush(source: AVAudioFormat, hostStart: UInt64, origin: CaptureOrigin, queue: DispatchQueue) {
         let frames = pending.count / Int(source.channelCount)
-        if frames > 0 { deliver(frames: frames, source: source, hostStart: hostStart, queue: queue) }
+        if frames > 0 { deliver(frames: frames, source: source, hostStart: hostStart, origin: origin, queue: queue) }
     }
 
     /// Drops pending frames (engine reset or stop).
     func discardPending() { pending.removeAll() }
 
-    private func deliver(frames: Int, source: AVAudioFormat, hostStart: UInt64, queue: DispatchQueue) {
+    private func deliver(frames: Int, source: AVAudioFormat, hostStart: UInt64, origin: CaptureOrigin,
+                         queue: DispatchQueue) {
         let channels = Int(source.channelCount)
         guard let captured = AVAudioPCMBuffer(pcmFormat: source, frameCapacity: AVAudioFrameCount(frames)) else { return }
         var queueOfOne = InterleavedSampleQueue(channels: channels)
@@ -58,6 +59,7 @@ final class NodeTap: @unchecked Sendable {
         captured.frameLength = AVAudioFrameCount(frames)
         pending.removeFirst(frames * channels)
         let delivered = converted(captured, from: source)
+        delivered.captureOrigin = origin
         let sampleTime = pendingStartSampleTime
         pendingStartSampleTime += AVAudioFramePosition(frames)
         let hostTime = hostStart + UInt64((Double(sampleTime) / source.sampleRate * 1e9).rounded())

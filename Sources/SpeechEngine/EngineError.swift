@@ -11,7 +11,7 @@ public struct EngineError: Error, Sendable, CustomStringConvertible {
         fileprivate enum Value: String, Sendable {
             case modelNotFound, invalidModelFile, unsupportedAudioFormat, unreadableAudio,
                  unsupportedLanguage, cancelled, internalInconsistency, assetInstallFailed,
-                 invalidArgument, audioDeviceUnavailable
+                 invalidArgument, audioDeviceUnavailable, insufficientStorage
         }
         fileprivate let value: Value
         public var description: String { value.rawValue }
@@ -36,6 +36,8 @@ public struct EngineError: Error, Sendable, CustomStringConvertible {
         public static let invalidArgument = Code(value: .invalidArgument)
         /// A capture device could not be opened or went away.
         public static let audioDeviceUnavailable = Code(value: .audioDeviceUnavailable)
+        /// The disk (or quota, or file-size limit) ran out while installing a model.
+        public static let insufficientStorage = Code(value: .insufficientStorage)
     }
 
     public var code: Code

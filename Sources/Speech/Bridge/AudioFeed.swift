@@ -21,12 +21,16 @@ final class AudioFeed: @unchecked Sendable {
         var end: @Sendable () -> Void
         /// Called when the source failed (e.g. an unreadable file).
         var fail: @Sendable (any Error) -> Void
+        /// Called once when the source failed after giving audio (a capture
+        /// device that vanished): the audio given is still recognized.
+        var interrupt: @Sendable (any Error) -> Void
     }
 
     private let lock = NSLock()
     private var pending: [Float] = []
     private var pendingRecording: [Float]?
     private var pendingFailure: (any Error)?
+    private var pendingInterruption: (any Error)?
     private var ended = false
     private var attached = false
     private var sink: Sink?
@@ -72,6 +76,16 @@ final class AudioFeed: @unchecked Sendable {
         sink?.fail(error)
     }
 
+    /// The source failed after giving audio: audio ends, what was given is
+    /// still recognized, and the task then ends with `error`. Idempotent.
+    func interrupt(_ error: any Error) {
+        lock.withLock {
+            guard !ended else { return }
+            ended = true
+            if let sink { sink.interrupt(error) } else { pendingInterruption = error }
+        }
+    }
+
     /// Whether audio has ended (no more samples are taken).
     var isEnded: Bool { lock.withLock { ended } }
 
@@ -93,7 +107,12 @@ final class AudioFeed: @unchecked Sendable {
                 newSink.recording(recording)
                 pendingRecording = nil
             }
-            if ended, pendingFailure == nil { newSink.end() }
+            if let interruption = pendingInterruption {
+                newSink.interrupt(interruption)
+                pendingInterruption = nil
+            } else if ended, pendingFailure == nil {
+                newSink.end()
+            }
             return true
         }
         if attachedNow, let failure = lock.withLock({ pendingFailure }) {

@@ -50,6 +50,37 @@ struct AuthorizationStore: Sendable {
         return .authorized
     }
 
+    /// The answer a task starting now is checked against (API.md §4.1.1).
+    ///
+    /// A forced or remembered answer is used as it is, so a forced
+    /// `notDetermined` fails the task like `denied`: a task started before the
+    /// user answered is not authorized (1700). With no answer at all (no
+    /// override, nothing persisted) the first task stands for the first
+    /// request — the emulated user is asked and says yes (§4.1.1-4's project
+    /// decision) — and the answer is persisted, so `authorizationStatus()`
+    /// reports `.authorized` afterwards instead of a status the task ignored.
+    func statusForNewTask() -> SFSpeechRecognizerAuthorizationStatus {
+        if let forced = override { return forced }
+        return request()
+    }
+
+    /// Why a task with `status` is refused and how to fix it; `nil` when the
+    /// task may run.
+    static func refusalReason(for status: SFSpeechRecognizerAuthorizationStatus) -> String? {
+        switch status {
+        case .authorized:
+            return nil
+        case .notDetermined:
+            return "Speech recognition permission is notDetermined: the task was started before the user answered. "
+                + "Call SFSpeechRecognizer.requestAuthorization(_:) and start tasks once it answers .authorized "
+                + "(\(environmentKey) forces the answer on Linux)."
+        case .denied, .restricted:
+            return "Speech recognition permission is \(status). Check SFSpeechRecognizer.authorizationStatus() "
+                + "before starting tasks; on Linux the answer is forced by \(environmentKey) or remembered in "
+                + "$XDG_CONFIG_HOME/speechcompat/speech-authorization (delete it to be asked again)."
+        }
+    }
+
     /// Persists an answer (best effort: an unwritable config folder leaves
     /// the answer in effect for this call only).
     func persist(_ status: SFSpeechRecognizerAuthorizationStatus) {

@@ -83,7 +83,7 @@ enum ErrorMapping {
         switch error.code {
         case .cancelled:
             return Legacy.cancelled.error(underlying: error)
-        case .modelNotFound, .assetInstallFailed, .unsupportedLanguage:
+        case .modelNotFound, .assetInstallFailed, .unsupportedLanguage, .insufficientStorage:
             return Legacy.assetsNotInstalled.error(reason: error.message, underlying: error)
         case .invalidModelFile:
             return Legacy.initializationFailed.error(reason: error.message, underlying: error)
@@ -105,6 +105,8 @@ enum ErrorMapping {
         case .unsupportedAudioFormat: code = .unexpectedAudioFormat
         case .unreadableAudio, .audioDeviceUnavailable: code = .audioReadFailed
         case .invalidArgument: code = .missingParameter
+        // A full disk during an asset install: not enough on-device resources.
+        case .insufficientStorage: code = .insufficientResources
         default: code = .internalServiceError
         }
         return SFSpeechError(code, userInfo: info(error))
@@ -126,6 +128,18 @@ enum ErrorMapping {
         let nsError = error as NSError
         if nsError.domain == assistantDomain || nsError.domain == localSpeechDomain { return error }
         return Legacy.recognitionFailed.error(reason: error.localizedDescription, underlying: error)
+    }
+
+    /// The engine error for a capture device that went away mid-stream
+    /// (`AVAudioEngine`'s input over ALSA): each face maps it to its own
+    /// (legacy `SFSpeechError.audioReadFailed`, modern the same code).
+    static func captureDeviceVanished(_ deviceError: NSError) -> EngineError {
+        EngineError(.audioDeviceUnavailable,
+                    "The audio capture device went away mid-stream (\(deviceError.localizedDescription)) "
+                    + "The audio captured before was recognized and its text kept. Reconnect the device "
+                    + "(or choose another with SPEECHCOMPAT_ALSA_DEVICE), restart the AVAudioEngine and start "
+                    + "a new recognition.",
+                    underlying: deviceError)
     }
 
     private static func info(_ error: EngineError) -> [String: Any] {

@@ -18,6 +18,8 @@ open class SFSpeechAudioBufferRecognitionRequest: SFSpeechRecognitionRequest, @u
     private let conversionLock = NSLock()
     private let conversion = BufferConversion()
     private var conversionError: (any Error)?
+    /// The capture run whose failure this request listens for (see `append`).
+    private var watchedOrigin: CaptureOrigin?
 
     /// Creates an empty request.
     public override init() {
@@ -34,9 +36,15 @@ open class SFSpeechAudioBufferRecognitionRequest: SFSpeechRecognitionRequest, @u
     /// Appends PCM audio to the request.
     /// - Note: A buffer in a format without public sample access (Float64,
     ///   compressed) ends the task with `SFSpeechError.audioReadFailed`.
+    ///   On Linux, buffers from an `AVAudioEngine` input tap (directly or
+    ///   through `AVAudioConverter`) tie the request to that capture: if the
+    ///   device goes away mid-stream, the audio appended so far is recognized
+    ///   and the task ends with `SFSpeechError.audioReadFailed`, handing over
+    ///   the text so far with the error, instead of waiting for audio forever.
     open func append(_ audioPCMBuffer: AVAudioPCMBuffer) {
         conversionLock.withLock {
             guard !feed.isEnded else { return }
+            watchCapture(of: audioPCMBuffer)
             do {
                 feed.append(try conversion.convert(audioPCMBuffer))
             } catch {
@@ -56,6 +64,26 @@ open class SFSpeechAudioBufferRecognitionRequest: SFSpeechRecognitionRequest, @u
             } catch {
                 feed.fail(ErrorMapping.legacyError(forAny: error))
             }
+        }
+    }
+
+    /// Listens for the failure of the capture run `buffer` came from, once
+    /// per run (called under `conversionLock`).
+    private func watchCapture(of buffer: AVAudioPCMBuffer) {
+        guard let origin = buffer.captureOrigin, origin !== watchedOrigin else { return }
+        watchedOrigin = origin
+        origin.whenDeviceFails { [weak self] deviceError in
+            self?.captureDeviceVanished(deviceError)
+        }
+    }
+
+    /// The capture device went away: audio ends, what was appended is
+    /// recognized, and the task ends with the device error.
+    private func captureDeviceVanished(_ deviceError: NSError) {
+        conversionLock.withLock {
+            guard !feed.isEnded else { return }
+            feed.append(conversion.finish())
+            feed.interrupt(ErrorMapping.legacyError(for: ErrorMapping.captureDeviceVanished(deviceError)))
         }
     }
 

@@ -11,10 +11,13 @@ extension SFSpeechRecognitionTask {
         case final(SFSpeechRecognitionResult)
         case failure(any Error)
         case cancelled(any Error)
+        /// Audio stopped early (a vanished capture device): the text so far
+        /// and the error, in one terminal call.
+        case interrupted(SFSpeechRecognitionResult?, any Error)
 
         var isTerminal: Bool {
             switch self {
-            case .final, .failure, .cancelled: true
+            case .final, .failure, .cancelled, .interrupted: true
             default: false
             }
         }
@@ -42,6 +45,9 @@ extension SFSpeechRecognitionTask {
             switch callback {
             case .partial(let result), .final(let result): handler(result, nil)
             case .failure(let error), .cancelled(let error): handler(nil, error)
+            // Both at once, as Apple's handler signature allows: apps read the
+            // result first and stop on the error (the SpokenWord pattern).
+            case .interrupted(let result, let error): handler(result, error)
             case .detectedSpeech, .processedAudio, .finishedReading: break
             }
         case .delegate(let reference)?:
@@ -59,6 +65,9 @@ extension SFSpeechRecognitionTask {
                 delegate.speechRecognitionTask(self, didFinishRecognition: result)
                 delegate.speechRecognitionTask(self, didFinishSuccessfully: true)
             case .failure:
+                delegate.speechRecognitionTask(self, didFinishSuccessfully: false)
+            case .interrupted(let result, _):
+                if let result { delegate.speechRecognitionTask(self, didFinishRecognition: result) }
                 delegate.speechRecognitionTask(self, didFinishSuccessfully: false)
             case .cancelled:
                 delegate.speechRecognitionTaskWasCancelled(self)

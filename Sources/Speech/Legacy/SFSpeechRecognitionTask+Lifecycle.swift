@@ -61,6 +61,12 @@ extension SFSpeechRecognitionTask {
             fail: { [weak self] error in
                 self?.fail(error)
                 session.cancel()
+            },
+            interrupt: { [weak self] error in
+                guard let self else { return session.cancel() }
+                lock.withLock { interruption = interruption ?? error }
+                noteEndOfAudio()
+                session.finish()
             })
         guard request.feed.attach(sink) else {
             fail(ErrorMapping.Legacy.alreadyActive.error(reason: "The request is already used by another task."))
@@ -212,14 +218,19 @@ extension SFSpeechRecognitionTask {
         post(.partial(result))
     }
 
-    /// All audio recognized: the final result, or 1110 when nothing was said.
+    /// All audio recognized: the final result, or 1110 when nothing was said;
+    /// after a vanished device, the result so far with the device error.
     private func complete() {
-        let finals: [RecognizedSpan]? = lock.withLock {
-            guard !terminated else { return nil }
-            return self.finals
+        let (finals, interruption): ([RecognizedSpan]?, (any Error)?) = lock.withLock {
+            guard !terminated else { return (nil, nil) }
+            return (self.finals, self.interruption)
         }
         guard let finals else { return }
         let result = ResultMapping.legacyResult(finals: finals, volatile: nil, isFinal: true, voice: voice)
+        if let interruption {
+            interrupt(with: interruption, result: result.bestTranscription.formattedString.isEmpty ? nil : result)
+            return
+        }
         guard !result.bestTranscription.formattedString.isEmpty else {
             fail(ErrorMapping.Legacy.noSpeech.error())
             return
@@ -233,6 +244,21 @@ extension SFSpeechRecognitionTask {
         guard proceed else { return }
         reportFinishedReading()
         post(.final(result))
+    }
+
+    /// Ends the task with the error that stopped its audio early, handing over
+    /// the text recognized before it (`nil` if there was none).
+    private func interrupt(with error: any Error, result: SFSpeechRecognitionResult?) {
+        let proceed = lock.withLock {
+            guard !terminated else { return false }
+            terminated = true
+            finishing = true
+            currentError = error
+            return true
+        }
+        guard proceed else { return }
+        reportFinishedReading()
+        post(.interrupted(result, error))
     }
 
     /// Ends the task with `error`, once; later errors are ignored.

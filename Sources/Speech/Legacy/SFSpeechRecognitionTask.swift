@@ -40,6 +40,9 @@ open class SFSpeechRecognitionTask: NSObject, @unchecked Sendable {
     var finishing = false
     var cancelled = false
     var currentError: (any Error)?
+    /// Why audio stopped early (a vanished capture device): the task ends
+    /// with this error, after recognizing the audio it got.
+    var interruption: (any Error)?
     /// The outcome (final result, error or cancellation) has been decided.
     var terminated = false
     /// Cleared when the terminal callback runs, releasing the handler.

@@ -52,9 +52,10 @@ open class SFSpeechRecognizer: NSObject, @unchecked Sendable {
     }
     /// Whether a model for a locale is installed.
     package var availabilityCheck: @Sendable (Locale) -> Bool = { LocaleMapping.isInstalled($0) }
-    /// The permission answer tasks are checked against.
+    /// The permission answer tasks are checked against (see
+    /// `AuthorizationStore.statusForNewTask()`).
     package var authorizationStatusProvider: @Sendable () -> SFSpeechRecognizerAuthorizationStatus = {
-        AuthorizationStore.standard.status()
+        AuthorizationStore.standard.statusForNewTask()
     }
     /// Seconds between availability checks while a delegate is set.
     package var availabilityPollInterval: TimeInterval = 2 {
@@ -126,6 +127,10 @@ open class SFSpeechRecognizer: NSObject, @unchecked Sendable {
 
     /// Starts recognizing `request`; `resultHandler` receives partial results
     /// (if requested), then one final result or one error, on `queue`.
+    ///
+    /// A task started while speech recognition is denied or restricted, or
+    /// before the user answered, fails at once with `kAFAssistantErrorDomain`
+    /// 1700 ("Request is not authorized"), as on Apple platforms.
     @discardableResult
     open func recognitionTask(with request: SFSpeechRecognitionRequest,
                               resultHandler: @escaping (SFSpeechRecognitionResult?, (any Error)?) -> Void)
@@ -148,9 +153,8 @@ open class SFSpeechRecognizer: NSObject, @unchecked Sendable {
         }
         let task = SFSpeechRecognitionTask(request: request, receiver: receiver, queue: queue, scheduler: scheduler)
         let status = authorizationStatusProvider()
-        let failure: (any Error)? = (status == .denied || status == .restricted)
-            ? ErrorMapping.Legacy.notAuthorized.error(reason: "Speech recognition permission is \(status).")
-            : nil
+        let failure: (any Error)? = AuthorizationStore.refusalReason(for: status)
+            .map { ErrorMapping.Legacy.notAuthorized.error(reason: $0) }
         let language = LocaleMapping.whisperLanguage(for: locale, among: LocaleMapping.whisperLanguages)
         task.start(locale: locale, language: language, factory: sessionFactory, failure: failure)
         return task

@@ -14,6 +14,18 @@ enum ModernErrors {
               + "with AVAudioConverter; the analyzer does not convert buffer input.")
     }
 
+    /// Modules that list formats but share none of them.
+    static func incompatibleFormats(_ moduleFormats: [[AVAudioFormat]]) -> SFSpeechError {
+        let lists = moduleFormats.enumerated().map { index, formats in
+            "module \(index + 1): " + formats.map { "\($0.sampleRate) Hz \($0.channelCount) ch \($0.commonFormat)" }
+                .joined(separator: ", ")
+        }.joined(separator: "; ")
+        return error(.incompatibleAudioFormats,
+                     "The analyzer's modules have no audio format in common (\(lists)), so no input can serve "
+                     + "them all. Analyze with modules that share a format: "
+                     + "SpeechAnalyzer.bestAvailableAudioFormat(compatibleWith:) returns nil for this module list.")
+    }
+
     /// An input whose time-code overlaps or precedes earlier input.
     static func disordered(_ start: CMTime, expected: CMTime) -> SFSpeechError {
         error(.audioDisordered,

@@ -104,10 +104,35 @@ extension SpeechAnalyzer {
     func consume(_ input: AnalyzerInput, generation: Int) -> Bool {
         take(generation: generation) {
             let placement = try place(input)
+            watchCapture(of: input.buffer)
             let samples = try ModernAudioFormats.samples(of: input.buffer)
             try feed(.live(samples), startingAt: placement.start, gap: placement.gap)
             consumedEnd = placement.start + placement.duration
         }
+    }
+
+    /// Listens for the failure of the capture run `buffer` came from (an
+    /// input tap's buffers, directly or through `AVAudioConverter`), once
+    /// per run: a device that vanishes mid-stream ends the analysis instead
+    /// of leaving it waiting for input forever.
+    func watchCapture(of buffer: AVAudioPCMBuffer) {
+        guard let origin = buffer.captureOrigin, origin !== watchedCaptureOrigin else { return }
+        watchedCaptureOrigin = origin
+        let weakSelf = WeakAnalyzer(self)
+        origin.whenDeviceFails { deviceError in
+            Task { await weakSelf.analyzer?.captureDeviceVanished(deviceError) }
+        }
+    }
+
+    /// The capture device went away: everything consumed is finalized (its
+    /// final results are published, nothing recognized is lost), then the
+    /// analysis fails with `audioReadFailed`, which every waiting method and
+    /// result sequence throws.
+    func captureDeviceVanished(_ deviceError: NSError) async {
+        guard case .active = phase else { return }
+        let error = ErrorMapping.speechError(for: ErrorMapping.captureDeviceVanished(deviceError))
+        try? await finalize(through: nil)
+        fail(error)
     }
 
     /// Takes a whole recording (an audio file's samples at the engine's
@@ -147,13 +172,18 @@ extension SpeechAnalyzer {
     }
 
     /// Checks an input's format and time-code and places it on the timeline.
-    /// - Throws: `unexpectedAudioFormat` for a buffer the modules cannot take
-    ///   (the analyzer never converts buffers); `audioDisordered` for a
+    /// - Throws: `incompatibleAudioFormats` when the modules share no format;
+    ///   `unexpectedAudioFormat` for a buffer the modules cannot take (the
+    ///   analyzer never converts buffers); `audioDisordered` for a
     ///   `bufferStartTime` that overlaps or precedes earlier input.
     func place(_ input: AnalyzerInput) throws -> Placement {
         let format = input.buffer.format
-        guard ModernAudioFormats.isAnalyzerFormat(format) else {
-            throw ModernErrors.unexpectedFormat(format)
+        if checkedInputFormat != format {
+            // Checked once per format change (and per module change), not per buffer:
+            // the check reads the modules' asset state.
+            let moduleFormats = moduleList.compactMap { ($0 as? any AnalyzerModule).map { ModernAudioFormats.formats(for: $0.role) } }
+            try ModernAudioFormats.checkInput(format, moduleFormats: moduleFormats)
+            checkedInputFormat = format
         }
         let rate = CMTimeScale(format.sampleRate.rounded())
         let duration = CMTime(value: CMTimeValue(input.buffer.frameLength), timescale: rate)

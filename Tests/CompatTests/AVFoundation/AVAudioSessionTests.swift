@@ -22,6 +22,19 @@ import Testing
         #expect(AVAudioSession.RecordPermission.granted.rawValue == 1_735_552_628)
     }
 
+    /// The two iOS 26 options carry Apple's bits (0x80000, 0x40000) and are
+    /// recorded like the others.
+    @Test func iOS26CategoryOptionsKeepApplesBits() throws {
+        let session = AVAudioSession.sharedInstance()
+        #expect(AVAudioSession.CategoryOptions.bluetoothHighQualityRecording.rawValue == 0x80000)
+        #expect(AVAudioSession.CategoryOptions.farFieldInput.rawValue == 0x40000)
+        try session.setCategory(.playAndRecord, mode: .default,
+                                options: [.allowBluetoothHFP, .bluetoothHighQualityRecording, .farFieldInput])
+        #expect(session.categoryOptions.contains(.bluetoothHighQualityRecording))
+        #expect(session.categoryOptions.contains(.farFieldInput))
+        #expect(session.categoryOptions.rawValue == 0xC0004)
+    }
+
     @Test func permissionIsAskedOnceAndRemembered() async throws {
         let store = RecordPermissionStore.shared
         let probes = ProbeCounter(answer: false)

@@ -39,6 +39,32 @@ import Testing
         #expect((format as? SFSpeechError)?.code == .unexpectedAudioFormat)
     }
 
+    /// A full disk during an asset install: "not enough on-device resources"
+    /// for the modern face, "assets are not installed" (102) for the legacy
+    /// one; both keep the engine's message saying how to fix it.
+    @Test func fullDiskBecomesInsufficientResourcesAndAssetsNotInstalled() {
+        let full = EngineError(.insufficientStorage, "The disk holding /models is full: free some space.")
+        let modern = ErrorMapping.speechError(forAny: full) as? SFSpeechError
+        #expect(modern?.code == .insufficientResources)
+        #expect((modern.map { $0 as NSError })?.localizedFailureReason == full.message)
+        let legacy = Self.legacy(.insufficientStorage)
+        #expect(legacy.domain == "kLSRErrorDomain" && legacy.code == 102)
+    }
+
+    /// A capture device that went away: audioReadFailed in both faces, with
+    /// the device's own error underneath.
+    @Test func vanishedDeviceBecomesAudioReadFailed() {
+        let device = NSError(domain: NSOSStatusErrorDomain, code: 561_017_449,
+                             userInfo: [NSLocalizedDescriptionKey: "ALSA capture device 'mic' failed."])
+        let engineError = ErrorMapping.captureDeviceVanished(device)
+        #expect(engineError.code == .audioDeviceUnavailable)
+        #expect(engineError.message.contains("went away mid-stream (ALSA capture device 'mic' failed.)"))
+        #expect((engineError.underlying as? NSError) === device)
+        let legacy = ErrorMapping.legacyError(for: engineError) as NSError
+        #expect(legacy.domain == SFSpeechErrorDomain && legacy.code == 2)
+        #expect((ErrorMapping.speechError(for: engineError) as? SFSpeechError)?.code == .audioReadFailed)
+    }
+
     @Test func foreignErrorsBecome203AndLegacyOnesPassThrough() {
         let foreign = ErrorMapping.legacyError(forAny: CocoaError(.fileReadNoSuchFile)) as NSError
         #expect(foreign.domain == "kAFAssistantErrorDomain" && foreign.code == 203)
