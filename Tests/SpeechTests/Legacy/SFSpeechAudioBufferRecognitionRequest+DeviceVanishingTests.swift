@@ -35,15 +35,18 @@ import Testing
 
     @Test func handlerGetsTheTextSoFarWithTheDeviceError() async throws {
         let session = SFSpeechRecognitionTaskTests.helloWorldSession()
-        let (recognizer, _) = makeRecognizer(session)
+        let environment = SpeechTestEnvironment()
+        let (recognizer, _) = environment.makeRecognizer(session)
         let request = SFSpeechAudioBufferRecognitionRequest()
         let recorder = TaskRecorder()
         let task = recognizer.recognitionTask(with: request, resultHandler: recorder.handler)
         let (engine, microphone) = try capture(into: request)
         defer { engine.stop(); microphone.remove() }
         #expect(microphone.waitUntilVanished(timeout: 10))
-        #expect(await recorder.waitForCompletion(seconds: 10))
-        let calls = await recorder.settle()
+        // Real capture runs on ALSA's clock: wait for the end, then for the hops after it.
+        #expect(await recorder.completion(within: 10))
+        await environment.drain()
+        let calls = recorder.calls
         // The last call carries both: the final text, then the error.
         #expect(Array(calls.suffix(2)) == [.result("hello world", isFinal: true),
                                           .error(domain: SFSpeechErrorDomain, code: 2)], "\(calls)")
@@ -58,14 +61,16 @@ import Testing
 
     @Test func delegateHearsTheFinalRecognitionThenFailure() async throws {
         let session = SFSpeechRecognitionTaskTests.helloWorldSession()
-        let (recognizer, _) = makeRecognizer(session)
+        let environment = SpeechTestEnvironment()
+        let (recognizer, _) = environment.makeRecognizer(session)
         let request = SFSpeechAudioBufferRecognitionRequest()
         let recorder = TaskRecorder()
         let task = recognizer.recognitionTask(with: request, delegate: recorder)
         let (engine, microphone) = try capture(into: request)
         defer { engine.stop(); microphone.remove() }
-        #expect(await recorder.waitForCompletion(seconds: 10))
-        let calls = await recorder.settle().filter { !$0.isProgress }
+        #expect(await recorder.completion(within: 10))
+        await environment.drain()
+        let calls = recorder.calls.filter { !$0.isProgress }
         #expect(Array(calls.suffix(2)) == [.finalRecognition("hello world"), .finishedSuccessfully(false)], "\(calls)")
         #expect(calls.contains(.finishedReading))
         try expectDeviceError(task.error)

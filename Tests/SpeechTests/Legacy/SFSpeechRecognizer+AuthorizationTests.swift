@@ -12,17 +12,14 @@ import Testing
     private func run(under status: SFSpeechRecognizerAuthorizationStatus, delegate: Bool)
         async throws -> (calls: [TaskRecorder.Call], error: NSError?, appended: Double) {
         let session = SFSpeechRecognitionTaskTests.helloWorldSession()
-        let (recognizer, _) = makeRecognizer(session, authorization: status)
-        let request = SFSpeechAudioBufferRecognitionRequest()
-        let recorder = TaskRecorder()
-        let task = delegate ? recognizer.recognitionTask(with: request, delegate: recorder)
-            : recognizer.recognitionTask(with: request, resultHandler: recorder.handler)
+        let environment = SpeechTestEnvironment()
+        let (task, request, recorder) = environment.startBufferTask(on: session, delegate: delegate,
+                                                                    authorization: status).parts
         request.append(Script.buffer(seconds: 1.2))
         request.endAudio()
-        #expect(await recorder.waitForCompletion())
-        let calls = await recorder.settle()
+        await environment.drain()
         #expect(task.state == .completed)
-        return (calls, task.error.map { $0 as NSError }, session.appendedSeconds)
+        return (recorder.calls, task.error.map { $0 as NSError }, session.appendedSeconds)
     }
 
     @Test(arguments: [SFSpeechRecognizerAuthorizationStatus.notDetermined, .denied, .restricted])

@@ -13,11 +13,11 @@ import Testing
 /// does not wait forever for an input stream nobody will end.
 @Suite(.serialized) struct SpeechAnalyzerDeviceVanishingTests {
     @Test func analysisKeepsItsFinalTextAndFailsWithTheDeviceError() async throws {
-        let session = ScriptedSession(steps: [
+        let session = ScriptedBackend(steps: [
             .init(atSeconds: 0.5, event: .volatile(Script.hypothesis("hello", start: 0.2))),
             .init(atSeconds: 1.0, event: .volatile(Script.hypothesis("hello world", start: 0.2))),
         ], onFinish: [.final(Script.hypothesis("hello world", start: 0.2)), .finished])
-        try await withModernEnvironment(ScriptedSessionQueue([session])) {
+        try await withModernEnvironment(SpeechTestEnvironment([session])) {
             let tone = (0..<48_000).map { Int16(6_000 * sin(Double($0) * 2 * .pi * 300 / 16_000)) }
             let microphone = try VanishingMicrophone(samples: tone, vanishAfterSeconds: 1.5)
             defer { microphone.remove() }
