@@ -8,9 +8,8 @@ struct TranscriptionSession {
     let options: TranscriptionOptions
     private(set) var language: String?
     private(set) var languageProbability = 1.0
-    /// Tokens of everything decoded so far (plus the initial prompt), for conditioning.
-    private var history: [Int] = []
-    private var historyResetIndex = 0
+    /// The initial prompt and everything decoded so far, timestamps included, for conditioning.
+    private var history = PromptHistory()
     /// The capped phrases' bias lookup, or `nil` without phrases.
     private let phraseTable: PhraseBiasTable?
     private var generator = SeededGenerator(seed: 0x5EED)
@@ -51,7 +50,7 @@ struct TranscriptionSession {
         if !phrases.glossary.isEmpty {
             promptText = promptText.isEmpty ? phrases.glossary : promptText + " " + phrases.glossary
         }
-        if !promptText.isEmpty { history = tokenizer.encode(" " + promptText) }
+        if !promptText.isEmpty { history = PromptHistory(initialPrompt: tokenizer.encode(" " + promptText)) }
         phraseTable = phrases.biasSequences.isEmpty ? nil : PhraseBiasTable(phrases.biasSequences)
     }
 
@@ -102,7 +101,8 @@ struct TranscriptionSession {
         let windowSeconds = Double(realFrames) / 100
         var pieces = split.pieces.map { piece in
             (start: min(piece.start, windowSeconds), end: min(piece.end, windowSeconds),
-             tokens: piece.tokens.filter { $0 < model.tokenizer.specialTokens.endOfText })
+             tokens: piece.tokens.filter { $0 < model.tokenizer.specialTokens.endOfText },
+             sampled: piece.tokens)
         }
         // An instantaneous or textless segment is dropped (ref: transcribe.py "clear it").
         pieces.removeAll { $0.start == $0.end || model.tokenizer.decode($0.tokens).trimmingCharacters(in: .whitespaces).isEmpty }
@@ -117,8 +117,9 @@ struct TranscriptionSession {
         }
         let segments = buildSegments(pieces, words: words, result: result, offsetSeconds: offsetSeconds,
                                      firstID: firstSegmentID)
-        history += pieces.flatMap(\.tokens)
-        if !options.conditionOnPreviousText || result.temperature > 0.5 { historyResetIndex = history.count }
+        // The next window is conditioned on these segments as sampled, timestamps and all (`PromptHistory`).
+        history.append(segments: pieces.map(\.sampled),
+                       resetting: !options.conditionOnPreviousText || result.temperature > 0.5)
         // Beams that differ only in timestamps read the same: keep one of each text.
         var seenTexts: Set<String> = []
         let alternatives = ([(result.tokens, result.averageLogProbability)] + result.alternatives).compactMap { candidate in
@@ -128,8 +129,8 @@ struct TranscriptionSession {
         return WindowOutcome(segments: segments, seekFrames: split.seekFrames, alternatives: alternatives)
     }
 
-    private func buildSegments(_ pieces: [(start: Double, end: Double, tokens: [Int])], words: [WordAlignment.AlignedWord],
-                               result: DecodingResult, offsetSeconds: Double, firstID: Int) -> [Segment] {
+    private func buildSegments(_ pieces: [(start: Double, end: Double, tokens: [Int], sampled: [Int])],
+                               words: [WordAlignment.AlignedWord], result: DecodingResult, offsetSeconds: Double, firstID: Int) -> [Segment] {
         var remaining = words[...]
         return pieces.enumerated().map { index, piece in
             // Hand each segment the words made of its tokens.
@@ -207,8 +208,9 @@ struct TranscriptionSession {
     /// nor improbable. ref: whisper/transcribe.py `decode_with_fallback`
     private mutating func decodeWithFallback(cross: CrossAttentionCache, startOfTranscript: [Int]) -> DecodingResult {
         let special = model.tokenizer.specialTokens
-        let context = Array(history[historyResetIndex...].suffix(model.dimensions.textContext / 2 - 1))
-        let prompt = (context.isEmpty ? [] : [special.startOfPrevious] + context) + startOfTranscript
+        let context = history.context(startOfPrevious: special.startOfPrevious,
+                                      maximumCount: model.dimensions.textContext / 2 - 1)
+        let prompt = context + startOfTranscript
             + (options.withoutTimestamps ? [special.noTimestamps] : [])
         var filters = [LogitFilters.suppressBlank(model.config.suppressIdsBegin.isEmpty
                                                     ? model.tokenizer.encode(" ") + [special.endOfText]
