@@ -146,17 +146,11 @@ struct SFSpeechRecognizerModelTests {
         let rolling = try await ModelTestSupport.recognize(rollingRequest)
         let reference = clips.map(\.reference).joined(separator: " ")
         let text = rolling.bestTranscription.formattedString
-        // Known engine failure, now visible through the face: the URL request
-        // decodes the file as `speech transcribe` does, and on this
-        // concatenation (clips joined without pauses) whisper-base loops from
-        // 27 s on ("I have been unable to reap any pecuniary and …"); each
-        // window's compression ratio stays under 2.4, so fallback never fires,
-        // and the prompt carries the loop into the next window. `speech
-        // transcribe` gives the same text. Fix in the engine (repetition across
-        // windows should trigger fallback without the prompt), not here.
-        withKnownIssue("batch decoding loops on clips joined without pauses", isIntermittent: true) {
-            #expect(ModelTestSupport.wordErrorRate(text, reference: reference) < 0.15, "\(text)")
-        }
+        // The URL request decodes the file as `speech transcribe` does. On
+        // these clips joined without pauses whisper-base used to loop from
+        // 27 s on while the engine prompted each window with bare text; it now
+        // keeps the timestamps in the prompt, as Whisper does (PromptHistory).
+        #expect(ModelTestSupport.wordErrorRate(text, reference: reference) < 0.15, "\(text)")
         #expect((rolling.bestTranscription.segments.last?.timestamp ?? 0) > total - 15)
     }
 }
