@@ -16,6 +16,7 @@ final class FaceSocketListener: @unchecked Sendable {
     private let listening: Int32
     private let path: String
     private let sessionLimit: Int
+    private let acceptLoopEnded = DispatchSemaphore(value: 0)
 
     /// Binds `path` (replacing a stale socket file no service answers on).
     /// - Throws: `ServeError(.cannotBindSocket)` when the path is in use or cannot be bound.
@@ -67,8 +68,10 @@ final class FaceSocketListener: @unchecked Sendable {
         accepting = false
         condition.unlock()
         guard wasAccepting else { return }
+        // Wake the accept loop; it closes the descriptor itself, so that the
+        // number is never reused under a thread still calling accept on it.
         shutdown(listening, Int32(SHUT_RDWR))
-        close(listening)
+        acceptLoopEnded.wait()
         unlink(path)
     }
 
@@ -88,12 +91,18 @@ final class FaceSocketListener: @unchecked Sendable {
     }
 
     private func acceptLoop() {
+        defer {
+            close(listening)
+            acceptLoopEnded.signal()
+        }
         while true {
             let connection = accept(listening, nil, nil)
             if connection < 0 {
                 if errno == EINTR || errno == ECONNABORTED { continue }
-                return  // the listening socket was closed
+                return  // the listening socket was shut down
             }
+            // Not inherited by programs the service (or a test holding it) starts.
+            _ = fcntl(connection, F_SETFD, FD_CLOEXEC)
             condition.lock()
             let admitted = accepting && sessions.count < sessionLimit
             let host = admitted ? ServiceSessionHost(descriptor: connection) : nil

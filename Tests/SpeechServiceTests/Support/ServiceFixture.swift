@@ -2,6 +2,7 @@ import Foundation
 import SpeechEngine
 @testable import SpeechService
 import TestSupport
+import Testing
 
 /// A service started in the test on an ephemeral loopback port (and a
 /// socket in a temporary folder), asked with the real curl.
@@ -49,7 +50,11 @@ final class ServiceFixture: @unchecked Sendable {
     }
 
     /// Runs curl against `path` with `arguments` (e.g. `-F file=@…`).
-    func curl(_ path: String, _ arguments: [String] = []) throws -> Answer {
+    ///
+    /// Awaits curl's exit without blocking a thread: the service's jobs run
+    /// in tasks, and a test holding the cooperative pool's few threads while
+    /// its request waits for such a job would wait forever.
+    func curl(_ path: String, _ arguments: [String] = []) async throws -> Answer {
         let bodyURL = folder.appendingPathComponent("body-\(UUID().uuidString)")
         let headerURL = folder.appendingPathComponent("headers-\(UUID().uuidString)")
         defer {
@@ -60,11 +65,22 @@ final class ServiceFixture: @unchecked Sendable {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
         process.arguments = ["-s", "-S", "--max-time", "300", "-o", bodyURL.path, "-D", headerURL.path,
                              "-w", "%{http_code}"] + arguments + [baseURL + path]
-        let out = Pipe()
-        process.standardOutput = out
-        try process.run()
-        let status = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let statusURL = folder.appendingPathComponent("status-\(UUID().uuidString)")
+        _ = FileManager.default.createFile(atPath: statusURL.path, contents: nil)
+        let statusHandle = try FileHandle(forWritingTo: statusURL)
+        defer { try? FileManager.default.removeItem(at: statusURL) }
+        process.standardOutput = statusHandle
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            process.terminationHandler = { _ in continuation.resume() }
+            do {
+                try process.run()
+            } catch {
+                process.terminationHandler = nil
+                continuation.resume()
+            }
+        }
+        try? statusHandle.close()
+        let status = (try? String(contentsOf: statusURL, encoding: .utf8)) ?? ""
         var headers: [String: String] = [:]
         let headerText = (try? String(contentsOf: headerURL, encoding: .utf8)) ?? ""
         for line in headerText.split(separator: "\r\n") {
