@@ -15,7 +15,7 @@ enum SubtitleCheck {
 
     /// SubRip cues: `N`, `HH:MM:SS,mmm --> HH:MM:SS,mmm`, text, blank line.
     static func srt(_ text: String) throws -> [Cue] {
-        let blocks = text.components(separatedBy: "\n\n").filter { !$0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty }
+        let blocks = text.components(separatedBy: "\n\n").map { $0.trimmingCharacters(in: .newlines) }.filter { !$0.isEmpty }
         guard !blocks.isEmpty else { throw Malformed(description: "no cues") }
         var cues: [Cue] = []
         for (index, block) in blocks.enumerated() {
@@ -32,8 +32,8 @@ enum SubtitleCheck {
     /// WebVTT cues after the `WEBVTT` header: timing line, text, blank line.
     static func vtt(_ text: String) throws -> [Cue] {
         guard text.hasPrefix("WEBVTT\n\n") else { throw Malformed(description: "no WEBVTT header") }
-        let blocks = text.dropFirst(8).components(separatedBy: "\n\n")
-            .filter { !$0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty }
+        let blocks = text.dropFirst(8).components(separatedBy: "\n\n").map { $0.trimmingCharacters(in: .newlines) }
+            .filter { !$0.isEmpty }
         let cues = try blocks.map { block in
             let lines = block.split(separator: "\n").map(String.init)
             guard lines.count >= 2 else { throw Malformed(description: "cue without text: \(block)") }
