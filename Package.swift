@@ -31,6 +31,9 @@ let package = Package(
                        providers: [.apt(["libsoxr-dev"])]),
         .systemLibrary(name: "CZlib", path: "Compat/System/CZlib", pkgConfig: "zlib",
                        providers: [.apt(["zlib1g-dev"])]),
+        // The HTTP server of `speech serve` (SpeechService; README: why libmicrohttpd).
+        .systemLibrary(name: "CMicroHTTPD", path: "Compat/System/CMicroHTTPD", pkgConfig: "libmicrohttpd",
+                       providers: [.apt(["libmicrohttpd-dev"])]),
         // F16C half→float conversion (~20x faster than the generic Float16 path).
         .target(name: "CFloat16", path: "Compat/System/CFloat16"),
 
@@ -57,9 +60,13 @@ let package = Package(
         .target(name: "SpeechMigrationTesting", dependencies: ["SpeechMigration"],
                 swiftSettings: swift6),
 
+        // MARK: The recognition service (`speech serve`): HTTP for any client, a unix socket for the faces
+        .target(name: "SpeechService", dependencies: ["SpeechEngine", "Speech", "CMicroHTTPD"],
+                swiftSettings: swift6),
+
         // MARK: The `speech` command-line tool
         .executableTarget(name: "SpeechCLI",
-                          dependencies: ["SpeechEngine", "SpeechEvaluation", "Speech", "SpeechMigration"],
+                          dependencies: ["SpeechEngine", "SpeechEvaluation", "Speech", "SpeechMigration", "SpeechService"],
                           path: "Sources/speech", swiftSettings: swift6),
 
         // MARK: Samples (Apple-style programs run in tests)
@@ -145,6 +152,9 @@ let package = Package(
                                    "DelegateRecognition", "AlternativesAndConfidence", "ContextualStrings",
                                    "AssetManagement", "SpeechDetection", "CompareFaces", "StopPatterns",
                                    "AssetReaderTranscription", "ObservableRecognizer", "SendableAudioFile", "SpokenWord"],
+                    swiftSettings: swift6),
+        // The service over real sockets (curl); ServiceModelTests run the faces through it.
+        .testTarget(name: "SpeechServiceTests", dependencies: ["SpeechService", "Speech", "TestSupport"],
                     swiftSettings: swift6),
         // Full-model tests on real speech (run in release: see README).
         .testTarget(name: "SpeechModelTests",

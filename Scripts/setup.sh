@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(pkg-config zlib1g-dev libopenblas-dev libsndfile1-dev libasound2-dev libsoxr-dev espeak-ng sox)
+packages=(pkg-config zlib1g-dev libopenblas-dev libsndfile1-dev libasound2-dev libsoxr-dev libmicrohttpd-dev curl espeak-ng sox)
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -26,7 +26,11 @@ package struct RecognitionSessionFactory: Sendable {
 
     /// The engine-backed factory the faces use by default.
     static let engine = RecognitionSessionFactory { locale, configuration in
-        try EngineBackend(locale: locale, configuration: configuration)
+        // SPEECHCOMPAT_SERVICE=unix:PATH: recognise in `speech serve` (one shared model) instead.
+        if let socketPath = try ServiceBackend.endpointFromEnvironment() {
+            return try ServiceBackend(socketPath: socketPath, locale: locale, configuration: configuration)
+        }
+        return try EngineBackend(locale: locale, configuration: configuration)
     }
 }
 

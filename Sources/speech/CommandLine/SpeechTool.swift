@@ -23,6 +23,7 @@ enum SpeechTool {
                         ("migrate-test", MigrateTestCommand.help.overview),
                         ("record-golden", RecordGoldenCommand.help.overview),
                         ("merge", MergeCommand.help.overview),
+                        ("serve", ServeCommand.help.overview),
                         ("help", "Show help for a subcommand."),
                     ]),
         [
@@ -33,6 +34,7 @@ enum SpeechTool {
             ("migrate-test", .command(MigrateTestCommand.self)),
             ("record-golden", .command(RecordGoldenCommand.self)),
             ("merge", .command(MergeCommand.self)),
+            ("serve", .command(ServeCommand.self)),
             ("assets", .group(AssetsCommand.group, [
                 ("list", .command(AssetsListCommand.self)),
                 ("install", .command(AssetsInstallCommand.self)),

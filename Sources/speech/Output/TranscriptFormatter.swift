@@ -1,5 +1,6 @@
 import Foundation
 import SpeechEngine
+import SpeechService
 
 /// Renders transcripts in the format `speech transcribe --format` names.
 struct TranscriptFormatter: Sendable {

@@ -1,4 +1,5 @@
 import SpeechEngine
+import SpeechService
 import Testing
 @testable import SpeechCLI
 
