@@ -116,6 +116,11 @@ enum ErrorMapping {
     /// mapped, Speech errors and cancellation as they are.
     static func speechError(forAny error: any Error) -> any Error {
         if let engineError = error as? EngineError { return speechError(for: engineError) }
+        if let timeout = timedOut(error) {
+            return SFSpeechError(.timeout, userInfo: [NSLocalizedDescriptionKey: "The operation timed out.",
+                                                      NSLocalizedFailureReasonErrorKey: timeout.message,
+                                                      NSUnderlyingErrorKey: timeout])
+        }
         if error is SFSpeechError || error is CancellationError { return error }
         return SFSpeechError(.internalServiceError, userInfo: [NSLocalizedDescriptionKey: error.localizedDescription,
                                                              NSUnderlyingErrorKey: error])
@@ -124,10 +129,18 @@ enum ErrorMapping {
     /// Any error from below the faces (engine or file reading) as a legacy error.
     static func legacyError(forAny error: any Error) -> any Error {
         if let engineError = error as? EngineError { return legacyError(for: engineError) }
+        // Apple's legacy face reports a timeout as 203 ("Timeout waiting for command …").
+        if let timeout = timedOut(error) { return Legacy.recognitionFailed.error(reason: timeout.message, underlying: timeout) }
         if error is SFSpeechError { return error }
         let nsError = error as NSError
         if nsError.domain == assistantDomain || nsError.domain == localSpeechDomain { return error }
         return Legacy.recognitionFailed.error(reason: error.localizedDescription, underlying: error)
+    }
+
+    /// The service error, if `error` is the recognition service not answering in time.
+    private static func timedOut(_ error: any Error) -> ServiceBackendError? {
+        guard let service = error as? ServiceBackendError, service.code == .timedOut else { return nil }
+        return service
     }
 
     /// The engine error for a capture device that went away mid-stream

@@ -34,11 +34,20 @@ final class ServiceBackend: RecognitionBackend {
     /// - Throws: `ServiceBackendError(.unreachable)` when no service answers;
     ///   the service's own refusal (e.g. `EngineError(.unsupportedLanguage)`),
     ///   exactly as `EngineBackend` would have thrown it.
-    init(socketPath: String, locale: Locale, configuration: RecognitionConfiguration) throws {
+    /// - Throws: `ServiceBackendError(.timedOut)` when the service accepts
+    ///   the connection but does not answer within `openTimeoutSeconds`.
+    init(socketPath: String, locale: Locale, configuration: RecognitionConfiguration,
+         openTimeoutSeconds: Int = ServiceBackend.openTimeoutSeconds) throws {
         let socket = try ServiceSocket.connect(path: socketPath)
-        socket.setReceiveTimeout(seconds: Self.openTimeoutSeconds)
+        socket.setReceiveTimeout(seconds: openTimeoutSeconds)
         let request = ServiceWire.OpenRequest(locale: locale, configuration: configuration)
         guard socket.send(.open, ServiceWire.encodeJSON(request)), let reply = socket.receive() else {
+            if socket.lastReceiveTimedOut {
+                throw ServiceBackendError(.timedOut, "The recognition service at unix:\(socketPath) did not open the "
+                                          + "session within \(openTimeoutSeconds) s; it may be stuck or overloaded. "
+                                          + "Check its log, restart `speech serve`, or unset SPEECHCOMPAT_SERVICE "
+                                          + "to recognize in this process.")
+            }
             throw ServiceBackendError(.disconnected, "The recognition service at unix:\(socketPath) closed the "
                                       + "connection before the session opened; check its log.")
         }
@@ -162,6 +171,8 @@ package struct ServiceBackendError: Error, Sendable, CustomStringConvertible, Lo
         case remoteFailure
         /// The service serves as many sessions as it allows.
         case busy
+        /// The service took the connection but did not answer in time.
+        case timedOut
     }
 
     /// What went wrong.

@@ -15,6 +15,9 @@ package final class ServiceSocket: @unchecked Sendable {
     private let lock = NSLock()
     private let writeLock = NSLock()
     private var descriptor: Int32
+    /// Set when a receive gave up at the receive timeout (the peer is there
+    /// but said nothing), as opposed to the peer closing the connection.
+    private var receiveTimedOut = false
 
     /// Wraps a connected descriptor (the service's accepted connections).
     package init(descriptor: Int32) {
@@ -87,6 +90,9 @@ package final class ServiceSocket: @unchecked Sendable {
         return (kind, body.dropFirst())
     }
 
+    /// Whether the last receive that returned nil gave up at the timeout.
+    var lastReceiveTimedOut: Bool { lock.withLock { receiveTimedOut } }
+
     /// Gives up waiting for a reply after `seconds` (the open handshake).
     func setReceiveTimeout(seconds: Int) {
         guard let fd = currentDescriptor else { return }
@@ -126,6 +132,7 @@ package final class ServiceSocket: @unchecked Sendable {
             while offset < count {
                 let got = recv(fd, bytes.baseAddress! + offset, count - offset, 0)
                 if got < 0 && errno == EINTR { continue }
+                if got < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { lock.withLock { receiveTimedOut = true } }
                 guard got > 0 else { return false }
                 offset += got
             }

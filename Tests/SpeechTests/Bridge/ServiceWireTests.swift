@@ -58,6 +58,38 @@ import Glibc
         }
     }
 
+    @Test func aServiceThatDoesNotAnswerTimesOutWithTheTimeoutCode() throws {
+        // A listener that takes connections into its backlog and never answers.
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("mute-\(UUID().uuidString).sock").path
+        let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        defer {
+            close(listener)
+            unlink(path)
+        }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (index, byte) in path.utf8.enumerated() { raw[index] = byte }
+        }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        #expect(bound == 0 && listen(listener, 4) == 0)
+        var thrown: (any Error)?
+        do {
+            _ = try ServiceBackend(socketPath: path, locale: Locale(identifier: "en-US"),
+                                   configuration: RecognitionConfiguration(), openTimeoutSeconds: 1)
+        } catch {
+            thrown = error
+        }
+        let error = try #require(thrown as? ServiceBackendError)
+        #expect(error.code == .timedOut && error.message.contains("within 1 s"))
+        let modern = try #require(ErrorMapping.speechError(forAny: error) as? SFSpeechError)
+        #expect(modern.code == .timeout)
+        let legacy = ErrorMapping.legacyError(forAny: error) as NSError
+        #expect(legacy.domain == "kAFAssistantErrorDomain" && legacy.code == 203)
+    }
+
     @Test func aClientThatBreaksTheProtocolIsRefusedAndOnlyItsSessionEnds() throws {
         var fds: [Int32] = [0, 0]
         #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &fds) == 0)
