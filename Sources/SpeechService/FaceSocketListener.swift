@@ -23,15 +23,8 @@ final class FaceSocketListener: @unchecked Sendable {
     init(path: String, sessionLimit: Int) throws {
         self.path = path
         self.sessionLimit = sessionLimit
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
-        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
+        guard var address = ServiceSocket.address(of: path) else {
             throw ServeError(.cannotBindSocket, "The socket path '\(path)' is too long (108 bytes at most); choose a shorter --socket.")
-        }
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            raw.copyBytes(from: bytes)
-            raw[bytes.count] = 0
         }
         if FileManager.default.fileExists(atPath: path) {
             if Self.isLive(address) {

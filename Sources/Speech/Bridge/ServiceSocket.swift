@@ -28,18 +28,25 @@ package final class ServiceSocket: @unchecked Sendable {
         close()
     }
 
+    /// The unix socket address of `path`; nil when the path is longer than
+    /// an address holds (107 bytes and the terminating zero).
+    package static func address(of path: String) -> sockaddr_un? {
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { return nil }
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            raw.copyBytes(from: bytes)
+            raw[bytes.count] = 0
+        }
+        return address
+    }
+
     /// Connects to the service listening at `path`.
     /// - Throws: `ServiceBackendError(.unreachable)` when nothing listens there.
     static func connect(path: String) throws -> ServiceSocket {
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let pathBytes = Array(path.utf8)
-        guard pathBytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
+        guard var address = address(of: path) else {
             throw ServiceBackendError(.invalidEndpoint, "The socket path '\(path)' is too long (108 bytes at most).")
-        }
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            raw.copyBytes(from: pathBytes)
-            raw[pathBytes.count] = 0
         }
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else {
