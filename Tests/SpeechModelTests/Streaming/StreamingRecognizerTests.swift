@@ -139,8 +139,11 @@ struct StreamingRecognizerModelTests {
 
     /// Three minutes of read speech committed at each minute (what the
     /// legacy face's rolling mode does at its limit): every commit ends at
-    /// its cut, within a word, and the committed text is as good as the
-    /// batch transcript (within one WER point).
+    /// its cut, within a word, and the committed text is as good as the same
+    /// stream's without the commits (within half a WER point, and no more
+    /// deleted words than two) — the commits lose no words. The batch
+    /// transcript is the yardstick of the streaming path itself (within two
+    /// points: streaming decodes at endpoints, batch by 30 s windows).
     @Test func commitsAtEachMinuteLoseNoWords() async throws {
         let entries = try ["librispeech-dev-clean", "ljspeech", "cmu-arctic", "pocketsphinx"]
             .flatMap { try CorpusManifest.entries(set: $0) }
@@ -150,15 +153,22 @@ struct StreamingRecognizerModelTests {
             audio += try AudioDecoder.decode(contentsOf: entry.audioURL) + SyntheticAudio.silence(seconds: 0.3)
             reference.append(entry.referenceText)
         }
-        let recognizer = StreamingRecognizer(accurate: try Models.transcriber(.whisperBase),
-                                             fast: try Models.transcriber(.whisperTinyEn), options: Self.englishOptions)
-        for start in stride(from: 0, to: audio.count, by: 1_600) {
-            recognizer.append(Array(audio[start..<min(audio.count, start + 1_600)]))
-            if start > 0, start % (60 * 16_000) == 0 { recognizer.commit(throughSeconds: Double(start) / 16_000) }
+        func stream(committingEachMinute: Bool) async throws -> [StreamingEvent] {
+            let recognizer = StreamingRecognizer(accurate: try Models.transcriber(.whisperBase),
+                                                 fast: try Models.transcriber(.whisperTinyEn),
+                                                 options: Self.englishOptions)
+            for start in stride(from: 0, to: audio.count, by: 1_600) {
+                recognizer.append(Array(audio[start..<min(audio.count, start + 1_600)]))
+                if committingEachMinute, start > 0, start % (60 * 16_000) == 0 {
+                    recognizer.commit(throughSeconds: Double(start) / 16_000)
+                }
+            }
+            recognizer.finish()
+            var events: [StreamingEvent] = []
+            for await event in recognizer.events { events.append(event) }
+            return events
         }
-        recognizer.finish()
-        var events: [StreamingEvent] = []
-        for await event in recognizer.events { events.append(event) }
+        let events = try await stream(committingEachMinute: true)
         let watermarks = events.compactMap { if case .committed(let t) = $0 { t } else { nil } }
         for cut in [60.0, 120.0] {
             #expect(watermarks.contains { $0 >= cut && $0 < cut + 1.0 }, "no commit near \(cut) s: \(watermarks)")
@@ -166,10 +176,16 @@ struct StreamingRecognizerModelTests {
         #expect(zip(watermarks, watermarks.dropFirst()).allSatisfy { $0 <= $1 })
         let finals = Self.finals(events)
         #expect(zip(finals, finals.dropFirst()).allSatisfy { $0.endSeconds <= $1.startSeconds + 1e-9 })
-        let batch = try Models.transcriber().transcribe(samples: audio).text
         let referenceText = reference.joined(separator: " ")
-        let streamWER = scorer.score(reference: referenceText, hypothesis: Self.committedText(events), languageTag: "en").counts.rate
+        let committed = scorer.score(reference: referenceText, hypothesis: Self.committedText(events), languageTag: "en").counts
+        let uncut = scorer.score(reference: referenceText,
+                                 hypothesis: Self.committedText(try await stream(committingEachMinute: false)),
+                                 languageTag: "en").counts
+        #expect(committed.rate <= uncut.rate + 0.005, "with commits \(committed.rate) vs without \(uncut.rate)")
+        #expect(committed.deletions <= uncut.deletions + 2, "deleted \(committed.deletions) vs \(uncut.deletions)")
+        let streamWER = committed.rate
+        let batch = try Models.transcriber().transcribe(samples: audio).text
         let batchWER = scorer.score(reference: referenceText, hypothesis: batch, languageTag: "en").counts.rate
-        #expect(streamWER <= batchWER + 0.01, "stream \(streamWER) vs batch \(batchWER)")
+        #expect(streamWER <= batchWER + 0.02, "stream \(streamWER) vs batch \(batchWER)")
     }
 }
