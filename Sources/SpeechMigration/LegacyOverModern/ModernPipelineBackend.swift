@@ -249,13 +249,8 @@ extension ModernPipelineBackend {
         /// decodes files (whole-file decoding, not the live path).
         private mutating func analyzeRecording(_ samples: [Float]) async throws {
             guard !samples.isEmpty else { return }
-            let url = FileManager.default.temporaryDirectory
-                .appendingPathComponent("speechcompat-recording-\(UUID().uuidString).wav")
+            let url = try MonoAudioConverter.writeTemporaryRecording(samples)
             recordingFile = url
-            do {
-                let writer = try AVAudioFile(forWriting: url, settings: Self.format.settings)
-                try writer.write(from: try Self.buffer(samples))
-            }
             let file = try AVAudioFile(forReading: url)
             try await analyzer.start(inputAudioFile: file, finishAfterFile: false)
             streamSeconds += Double(samples.count) / Self.sampleRate
@@ -267,21 +262,15 @@ extension ModernPipelineBackend {
         }
 
         static let sampleRate = ModernPipelineBackend.sampleRate
-        /// 16 kHz mono Float32, deinterleaved.
-        static let format = AVAudioFormat(commonFormat: .pcmFormatFloat32, sampleRate: sampleRate, channels: 1,
-                                          interleaved: false)!
 
         static func time(_ seconds: Double) -> CMTime {
             CMTime(value: CMTimeValue((seconds * sampleRate).rounded()), timescale: CMTimeScale(sampleRate))
         }
 
         static func buffer(_ samples: [Float]) throws -> AVAudioPCMBuffer {
-            guard let buffer = AVAudioPCMBuffer(pcmFormat: format, frameCapacity: AVAudioFrameCount(samples.count)),
-                  let channel = buffer.floatChannelData?[0] else {
+            guard let buffer = MonoAudioConverter.buffer(samples[...]) else {
                 throw MigrationError(.adapterFailure, "A buffer of \(samples.count) samples could not be made.")
             }
-            samples.withUnsafeBufferPointer { channel.update(from: $0.baseAddress!, count: samples.count) }
-            buffer.frameLength = AVAudioFrameCount(samples.count)
             return buffer
         }
     }

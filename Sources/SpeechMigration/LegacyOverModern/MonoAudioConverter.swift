@@ -12,6 +12,28 @@ public final class MonoAudioConverter {
     public static let outputFormat = AVAudioFormat(commonFormat: .pcmFormatFloat32, sampleRate: 16_000,
                                                    channels: 1, interleaved: false)!
 
+    /// `samples` (16 kHz mono) as a buffer in `outputFormat`; nil when no
+    /// buffer of that size can be made (none of zero frames).
+    public static func buffer(_ samples: ArraySlice<Float>) -> AVAudioPCMBuffer? {
+        guard let buffer = AVAudioPCMBuffer(pcmFormat: outputFormat, frameCapacity: AVAudioFrameCount(samples.count)),
+              let channel = buffer.floatChannelData?[0] else { return nil }
+        samples.withUnsafeBufferPointer { channel.update(from: $0.baseAddress!, count: samples.count) }
+        buffer.frameLength = AVAudioFrameCount(samples.count)
+        return buffer
+    }
+
+    /// Writes `samples` (16 kHz mono) to a new temporary WAV file, for the
+    /// adapters that hand a recording to a face that takes files.
+    static func writeTemporaryRecording(_ samples: [Float]) throws -> URL {
+        guard let buffer = buffer(samples[...]) else {
+            throw MigrationError(.adapterFailure, "A buffer of \(samples.count) samples could not be made.")
+        }
+        let url = FileManager.default.temporaryDirectory
+            .appendingPathComponent("speechcompat-recording-\(UUID().uuidString).wav")
+        try AVAudioFile(forWriting: url, settings: outputFormat.settings).write(from: buffer)
+        return url
+    }
+
     private var converter: AVAudioConverter?
     private var inputFormat: AVAudioFormat?
 

@@ -77,7 +77,7 @@ final class LegacyPipelineBackend: RecognitionBackend, @unchecked Sendable {
             streamSeconds += Double(samples.count) / Self.sampleRate
             return record.bufferRequest
         }
-        guard let request, let buffer = try? ModernPipelineBackend.Feeder.buffer(samples) else { return }
+        guard let request, let buffer = MonoAudioConverter.buffer(samples[...]) else { return }
         request.append(buffer)
     }
 
@@ -103,10 +103,7 @@ final class LegacyPipelineBackend: RecognitionBackend, @unchecked Sendable {
         }
         guard let start else { return }
         do {
-            let url = FileManager.default.temporaryDirectory
-                .appendingPathComponent("speechcompat-legacy-\(UUID().uuidString).wav")
-            let writer = try AVAudioFile(forWriting: url, settings: ModernPipelineBackend.Feeder.format.settings)
-            try writer.write(from: try ModernPipelineBackend.Feeder.buffer(samples))
+            let url = try MonoAudioConverter.writeTemporaryRecording(samples)
             let request = SFSpeechURLRecognitionRequest(url: url)
             settings.apply(to: request)
             let record = TaskRecord(startSeconds: start, request: request, recordingFile: url)

@@ -27,15 +27,7 @@ extension RollingRecognizer {
     func send(_ count: Int) {
         guard count > 0 else { return }
         if request == nil { startStretch() }
-        let format = MonoAudioConverter.outputFormat
-        if let buffer = AVAudioPCMBuffer(pcmFormat: format, frameCapacity: AVAudioFrameCount(count)),
-           let channel = buffer.floatChannelData?[0] {
-            held.withUnsafeBufferPointer { source in
-                channel.update(from: source.baseAddress!, count: count)
-            }
-            buffer.frameLength = AVAudioFrameCount(count)
-            request?.append(buffer)
-        }
+        if let buffer = MonoAudioConverter.buffer(held[..<count]) { request?.append(buffer) }
         held.removeFirst(count)
         sentInStretch += count
     }
