@@ -59,6 +59,8 @@ struct ServiceError: Error, Sendable, CustomStringConvertible {
         case notFound
         /// 405: the endpoint exists, the method does not.
         case methodNotAllowed
+        /// 409: the resource is not in a state to take this (a finished stream).
+        case conflict
         /// 413: the upload is larger than `--max-upload-mb`.
         case tooLarge
         /// 503: the queue is full or the service is shutting down; retry later.
@@ -71,6 +73,7 @@ struct ServiceError: Error, Sendable, CustomStringConvertible {
             case .invalidRequest: 400
             case .notFound: 404
             case .methodNotAllowed: 405
+            case .conflict: 409
             case .tooLarge: 413
             case .busy: 503
             case .server: 500
@@ -79,7 +82,7 @@ struct ServiceError: Error, Sendable, CustomStringConvertible {
 
         var type: String {
             switch self {
-            case .invalidRequest, .notFound, .methodNotAllowed, .tooLarge: "invalid_request_error"
+            case .invalidRequest, .notFound, .methodNotAllowed, .conflict, .tooLarge: "invalid_request_error"
             case .busy: "server_busy"
             case .server: "server_error"
             }

@@ -8,6 +8,37 @@ struct HTTPRequest: Sendable {
     var path: String
     var contentType: String?
     var form: UploadedForm?
+    /// Query-string arguments (`?encoding=s16le&sample_rate=16000`).
+    var query: [String: String] = [:]
+    /// Request headers by lower-cased name.
+    var headers: [String: String] = [:]
+
+    /// A parameter from the query string or, failing that, the form.
+    func parameter(_ name: String) -> String? {
+        query[name] ?? form?.value(name)
+    }
+}
+
+/// A request body taken piece by piece as it arrives (live audio), instead
+/// of being parsed as a form and answered once it is all in.
+protocol BodyReceiver: AnyObject, Sendable {
+    /// The next bytes of the body. Returns false to refuse the rest, which
+    /// is then read and dropped; `finish` answers.
+    func receive(_ bytes: UnsafeRawBufferPointer) -> Bool
+    /// The body is complete (or was refused): the answer.
+    func finish() -> HTTPResponse
+    /// The request ended without `finish` (the client went away mid-body).
+    func abandon()
+}
+
+/// What the service does with a request whose headers are in.
+enum BodyHandling: Sendable {
+    /// Parse the body as a form, then call the server's `handler` (the default).
+    case form
+    /// Hand the body to this receiver as it arrives.
+    case receive(any BodyReceiver)
+    /// Answer now without reading the body (an unknown stream, a busy one).
+    case refuse(ServiceError)
 }
 
 /// libmicrohttpd's daemon, thread per connection, with bodies read into an
@@ -24,10 +55,14 @@ final class HTTPServer: @unchecked Sendable {
     let uploadByteLimit: Int
     /// Answers a request whose body is complete.
     let handler: @Sendable (HTTPRequest) -> HTTPResponse
+    /// Decides, once a request's headers are in, how its body is taken.
+    let bodyHandling: @Sendable (HTTPRequest) -> BodyHandling
     private var daemon: OpaquePointer?
 
-    init(uploadByteLimit: Int, handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse) {
+    init(uploadByteLimit: Int, bodyHandling: @escaping @Sendable (HTTPRequest) -> BodyHandling = { _ in .form },
+         handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse) {
         self.uploadByteLimit = uploadByteLimit
+        self.bodyHandling = bodyHandling
         self.handler = handler
     }
 
@@ -66,6 +101,13 @@ final class HTTPServer: @unchecked Sendable {
         var processor: OpaquePointer?
         var rejection: ServiceError?
         var contentType: String?
+        /// The body is not a form; refused if any of it arrives.
+        var notForm = false
+        var query: [String: String] = [:]
+        var headers: [String: String] = [:]
+        /// Takes the body as it arrives, for raw-body routes.
+        var receiver: (any BodyReceiver)?
+        var receiverRefused = false
         /// A response is queued already (an early 413): later calls only drain.
         var answered = false
 
@@ -85,7 +127,20 @@ final class HTTPServer: @unchecked Sendable {
             // Headers are in; no body yet.
             let exchange = Exchange(byteLimit: uploadByteLimit)
             exchange.contentType = header(connection, "Content-Type")
+            exchange.query = values(connection, kind: 8)  // MHD_GET_ARGUMENT_KIND
+            exchange.headers = values(connection, kind: 1).reduce(into: [:]) { $0[$1.key.lowercased()] = $1.value }
             state.pointee = Unmanaged.passRetained(exchange).toOpaque()
+            let head = HTTPRequest(method: method, path: path, contentType: exchange.contentType,
+                                   query: exchange.query, headers: exchange.headers)
+            switch bodyHandling(head) {
+            case .form: break
+            case .receive(let receiver):
+                exchange.receiver = receiver
+                return mhdYes
+            case .refuse(let error):
+                exchange.answered = true
+                return queue(.error(error), on: connection)
+            }
             if method == "POST" {
                 if let length = header(connection, "Content-Length").flatMap(Int.init), length > uploadByteLimit {
                     // Answer now, before reading a body that will be refused.
@@ -94,10 +149,8 @@ final class HTTPServer: @unchecked Sendable {
                 }
                 let context = Unmanaged.passUnretained(exchange).toOpaque()
                 exchange.processor = MHD_create_post_processor(connection, 64 * 1024, postIterator, context)
-                if exchange.processor == nil {
-                    exchange.rejection = ServiceError(.invalidRequest, code: "invalid_content_type",
-                        "Send the request as multipart/form-data (curl -F file=@audio.wav), not \(exchange.contentType ?? "without a Content-Type").")
-                }
+                // Not a form: refused once body bytes arrive (an empty POST is fine).
+                exchange.notForm = exchange.processor == nil
             }
             return mhdYes
         }
@@ -106,7 +159,23 @@ final class HTTPServer: @unchecked Sendable {
             uploadSize.pointee = 0
             return mhdYes
         }
+        if let receiver = exchange.receiver {
+            if uploadSize.pointee > 0 {
+                if !exchange.receiverRefused {
+                    let bytes = UnsafeRawBufferPointer(start: uploadData, count: uploadSize.pointee)
+                    exchange.receiverRefused = !receiver.receive(bytes)
+                }
+                uploadSize.pointee = 0
+                return mhdYes
+            }
+            exchange.receiverFinished = true
+            return queue(receiver.finish(), on: connection)
+        }
         if uploadSize.pointee > 0 {
+            if exchange.notForm, exchange.rejection == nil {
+                exchange.rejection = ServiceError(.invalidRequest, code: "invalid_content_type",
+                    "Send the request as multipart/form-data (curl -F file=@audio.wav), not \(exchange.contentType ?? "without a Content-Type").")
+            }
             if exchange.rejection == nil, !exchange.form.exceededLimit, let processor = exchange.processor,
                MHD_post_process(processor, uploadData, uploadSize.pointee) != mhdYes {
                 exchange.rejection = ServiceError(.invalidRequest, code: "malformed_body",
@@ -119,7 +188,8 @@ final class HTTPServer: @unchecked Sendable {
         if exchange.form.exceededLimit { return queue(.error(tooLarge()), on: connection) }
         if let rejection = exchange.rejection { return queue(.error(rejection), on: connection) }
         let request = HTTPRequest(method: method, path: path, contentType: exchange.contentType,
-                                  form: method == "POST" ? exchange.form : nil)
+                                  form: method == "POST" ? exchange.form : nil, query: exchange.query,
+                                  headers: exchange.headers)
         return queue(handler(request), on: connection)
     }
 
@@ -131,6 +201,19 @@ final class HTTPServer: @unchecked Sendable {
 
     private func header(_ connection: OpaquePointer, _ name: String) -> String? {
         MHD_lookup_connection_value(connection, MHD_ValueKind(rawValue: 1)!, name).map { String(cString: $0) }
+    }
+
+    /// Every key and value of one MHD value kind (1 headers, 8 query arguments).
+    private func values(_ connection: OpaquePointer, kind: UInt32) -> [String: String] {
+        let box = ValueBox()
+        let context = Unmanaged.passUnretained(box).toOpaque()
+        _ = MHD_get_connection_values(connection, MHD_ValueKind(rawValue: kind)!, valueIterator, context)
+        return box.values
+    }
+
+    /// Collects `values`' pairs from MHD's iterator.
+    fileprivate final class ValueBox {
+        var values: [String: String] = [:]
     }
 
     /// Hands `response` to MHD.
@@ -189,6 +272,13 @@ private let postIterator: MHD_PostDataIterator = { context, _, key, fileName, _,
     let accepted = exchange.form.receive(key: String(cString: key), fileName: fileName.map { String(cString: $0) },
                                          bytes: bytes)
     return accepted ? mhdYes : mhdNo
+}
+
+private let valueIterator: MHD_KeyValueIterator = { context, _, key, value in
+    guard let context, let key else { return mhdYes }
+    let box = Unmanaged<HTTPServer.ValueBox>.fromOpaque(context).takeUnretainedValue()
+    box.values[String(cString: key)] = value.map { String(cString: $0) } ?? ""
+    return mhdYes
 }
 
 private let streamReader: MHD_ContentReaderCallback = { context, _, buffer, capacity in

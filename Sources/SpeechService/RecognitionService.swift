@@ -13,6 +13,8 @@ public final class RecognitionService: @unchecked Sendable {
     /// What the service was started with.
     public let configuration: ServiceConfiguration
     let queue: WorkQueue
+    /// Live streams (`/v1/audio/streams`).
+    let streams: LiveStreamRegistry
     private let models: ModelHolder
     private var http: HTTPServer?
     private var faces: FaceSocketListener?
@@ -24,6 +26,8 @@ public final class RecognitionService: @unchecked Sendable {
     public init(configuration: ServiceConfiguration, loadModel: @escaping @Sendable () throws -> Transcriber) {
         self.configuration = configuration
         queue = WorkQueue(workerCount: configuration.workerCount, waitingLimit: configuration.maxQueue)
+        streams = LiveStreamRegistry(maxStreams: configuration.maxStreams,
+                                     idleTimeoutSeconds: configuration.streamIdleTimeoutSeconds)
         models = ModelHolder(load: loadModel)
     }
 
@@ -35,9 +39,9 @@ public final class RecognitionService: @unchecked Sendable {
     /// Starts listening (HTTP, then the socket when configured).
     /// - Throws: `ServeError` when an address or path cannot be bound.
     public func start() throws {
-        let server = HTTPServer(uploadByteLimit: configuration.maxUploadBytes) { [unowned self] request in
-            self.respond(to: request)
-        }
+        let server = HTTPServer(uploadByteLimit: configuration.maxUploadBytes,
+                                bodyHandling: { [unowned self] in self.bodyHandling(for: $0) },
+                                handler: { [unowned self] in self.respond(to: $0) })
         port = try server.start(host: configuration.host, port: configuration.port,
                                 connectionLimit: configuration.connectionLimit,
                                 timeoutSeconds: configuration.clientTimeoutSeconds)
@@ -58,11 +62,13 @@ public final class RecognitionService: @unchecked Sendable {
     public func shutdown() {
         queue.close(cancelRunning: false)
         faces?.stopAccepting()
+        streams.shutdown(graceSeconds: configuration.shutdownGraceSeconds)
         if !queue.waitUntilIdle(timeoutSeconds: configuration.shutdownGraceSeconds) {
             queue.close(cancelRunning: true)
             _ = queue.waitUntilIdle(timeoutSeconds: 30)
         }
         faces?.finishSessions(graceSeconds: configuration.shutdownGraceSeconds)
+        queue.stopWorkers()
         http?.stop()
         http = nil
         faces = nil
@@ -70,6 +76,7 @@ public final class RecognitionService: @unchecked Sendable {
 
     /// Routes one request.
     func respond(to request: HTTPRequest) -> HTTPResponse {
+        if let parts = Self.streamPath(request.path) { return respondToStream(request, parts: parts) }
         switch (request.method, request.path) {
         case ("GET", "/health"):
             return .json(health())
@@ -155,7 +162,8 @@ public final class RecognitionService: @unchecked Sendable {
     private func health() -> Health {
         let load = queue.load
         return Health(status: "ok", model: configuration.modelName, running: load.running, waiting: load.waiting,
-                      maxQueue: configuration.maxQueue, sessions: faces?.sessionCount ?? 0)
+                      maxQueue: configuration.maxQueue, sessions: faces?.sessionCount ?? 0,
+                      streams: streams.activeCount, memory: AllocatorTuning.statistics())
     }
 
     private struct Health: Encodable {
@@ -165,6 +173,8 @@ public final class RecognitionService: @unchecked Sendable {
         var waiting: Int
         var maxQueue: Int
         var sessions: Int
+        var streams: Int
+        var memory: MemoryStatistics
     }
 
     private struct ModelList: Encodable {

@@ -23,6 +23,12 @@ public struct ServiceConfiguration: Sendable {
     public var workerCount = 1
     /// Face sessions served at once over the socket (refused beyond).
     public var maxSessions = 8
+    /// Live streams (`POST /v1/audio/streams`) unfinished at once (503 beyond).
+    public var maxStreams = 4
+    /// A live stream that gets no audio this long is finalized and ended.
+    public var streamIdleTimeoutSeconds = 30.0
+    /// Longest audio one live stream takes, seconds (the rest is refused).
+    public var maxStreamSeconds = 3600.0
     /// A connection idle this long is closed (slow or stuck clients).
     public var clientTimeoutSeconds = 30
     /// Open HTTP connections at most.

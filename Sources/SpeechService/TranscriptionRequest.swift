@@ -88,7 +88,7 @@ struct TranscriptionRequest: Sendable {
     }
 
     /// The language field as an ISO code (a code or Whisper's English name).
-    private static func language(_ text: String?, englishOnly: Bool, model: String) throws(ServiceError) -> String? {
+    static func language(_ text: String?, englishOnly: Bool, model: String) throws(ServiceError) -> String? {
         guard let text, !text.isEmpty else { return englishOnly ? "en" : nil }
         let lowered = text.lowercased()
         guard let code = WhisperLanguages.codes.contains(lowered) ? lowered : WhisperLanguages.code(forName: lowered) else {

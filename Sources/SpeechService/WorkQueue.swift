@@ -4,8 +4,11 @@ import Foundation
 /// at once, at most `waitingLimit` more wait, and anything beyond is refused
 /// at once (back-pressure: 503 with `Retry-After`) instead of piling up.
 ///
-/// Jobs run on the caller's thread (each HTTP connection has one), so a
-/// waiting job costs a blocked thread and no memory beyond its upload.
+/// A job runs as a task on one of `workerCount` dedicated `WorkerThreads`,
+/// never on Swift's cooperative pool; its caller (an HTTP connection's own
+/// thread) waits for it, so a waiting job costs a blocked thread and no
+/// memory beyond its upload. After each job the allocator returns what the
+/// job freed (`AllocatorTuning.releaseFreeMemory`).
 final class WorkQueue: @unchecked Sendable {
     // `running`, `waiting`, `closed` and `inFlight` are guarded by `condition`.
     private let condition = NSCondition()
@@ -18,10 +21,17 @@ final class WorkQueue: @unchecked Sendable {
     let workerCount: Int
     /// Jobs that may wait for a worker.
     let waitingLimit: Int
+    /// The threads jobs run on, one per worker.
+    let workers: WorkerThreads
 
     init(workerCount: Int, waitingLimit: Int) {
         self.workerCount = max(1, workerCount)
         self.waitingLimit = max(0, waitingLimit)
+        workers = WorkerThreads(count: self.workerCount, name: "speech.serve.worker")
+    }
+
+    deinit {
+        workers.stop()
     }
 
     /// Running and waiting jobs, for `/health`.
@@ -31,7 +41,7 @@ final class WorkQueue: @unchecked Sendable {
         return (running, waiting)
     }
 
-    /// Runs `job` in a task when a worker is free and returns its result;
+    /// Runs `job` in a task on a worker thread when a worker is free and returns its result;
     /// throws `ServiceError(.busy)` when the queue is full or closed. The task
     /// is cancelled by `cancelAll()` (shutdown), which the engine notices
     /// between decoding steps.
@@ -69,12 +79,13 @@ final class WorkQueue: @unchecked Sendable {
         let id = UUID()
         let done = DispatchSemaphore(value: 0)
         let box = ResultBox<T>()
-        let task = Task.detached {
+        let task = Task(executorPreference: workers) {
             do {
                 box.result = .success(try await job())
             } catch {
                 box.result = .failure(error)
             }
+            AllocatorTuning.releaseFreeMemory()
             done.signal()
         }
         inFlight[id] = task
@@ -97,6 +108,12 @@ final class WorkQueue: @unchecked Sendable {
         condition.broadcast()
         condition.unlock()
         if cancelRunning { tasks.forEach { $0.cancel() } }
+    }
+
+    /// Ends the worker threads once their queued work is done (after
+    /// `close` and `waitUntilIdle`, at shutdown).
+    func stopWorkers() {
+        workers.stop()
     }
 
     /// Waits until no job runs, or `timeoutSeconds` passed; true if idle.

@@ -1,0 +1,72 @@
+import CMicroHTTPD
+import Foundation
+
+/// How `speech serve` keeps glibc's allocator from holding on to memory the
+/// service freed long ago (Benchmarks/RESULTS.md, "speech serve under load").
+///
+/// Measured: under load the service's live heap stayed flat while its RSS
+/// rose, because glibc gives each new thread (a connection's, a face
+/// session's, a streaming recognizer's) one of up to 8 × cores arenas, and
+/// freed blocks inside an arena are kept for reuse rather than returned.
+/// Whisper's per-request buffers (mel windows, encoder output, decoder
+/// caches: 1–10 MB each) also stop being mmapped once glibc's dynamic mmap
+/// threshold has risen past them, so they land in those arenas too. Three
+/// settings fix it: few arenas, a fixed mmap threshold (large buffers are
+/// mmapped, so freeing one unmaps it), and `malloc_trim` after each job.
+public enum AllocatorTuning {
+    /// Arenas at most (glibc's default on 2 cores is 16).
+    static let arenaLimit: Int32 = 2
+    /// Blocks at least this large are mmapped and unmapped when freed.
+    static let mmapThresholdBytes: Int32 = 1 << 20
+
+    /// Applies the settings, once, at service start. The environment variable
+    /// `SPEECHCOMPAT_SERVE_ALLOCATOR=default` leaves glibc's defaults, to
+    /// measure against (the load test's A/B run).
+    public static func apply() {
+        guard isEnabled else { return }
+        _ = mallopt(M_ARENA_MAX, arenaLimit)
+        _ = mallopt(M_MMAP_THRESHOLD, mmapThresholdBytes)
+    }
+
+    /// Whether the service tunes the allocator (see `apply`).
+    static var isEnabled: Bool {
+        ProcessInfo.processInfo.environment["SPEECHCOMPAT_SERVE_ALLOCATOR"] != "default"
+    }
+
+    /// Returns free memory of every arena to the system; called when a job
+    /// or a stream ends, so that the high-water mark of one burst does not
+    /// stay resident.
+    static func releaseFreeMemory() {
+        guard isEnabled else { return }
+        _ = malloc_trim(0)
+    }
+
+    /// The allocator's own counts, for `/health` (the load test samples them
+    /// next to RSS to tell memory in use from memory merely held).
+    static func statistics() -> MemoryStatistics {
+        let info = mallinfo2()
+        let megabyte = 1024.0 * 1024.0
+        func mb(_ bytes: Int) -> Double { (Double(bytes) / megabyte * 10).rounded() / 10 }
+        return MemoryStatistics(inUseMB: mb(Int(info.uordblks) + Int(info.hblkhd)),
+                                heldFreeMB: mb(Int(info.fordblks)),
+                                mmappedMB: mb(Int(info.hblkhd)),
+                                tuned: isEnabled)
+    }
+}
+
+/// `/health`'s `memory` object: what the allocator hands out and what it
+/// keeps free, in MB.
+struct MemoryStatistics: Encodable, Sendable {
+    /// Bytes in live allocations (arena blocks in use plus mmapped blocks).
+    var inUseMB: Double
+    /// Free bytes the arenas keep instead of returning (fragmentation, high water).
+    var heldFreeMB: Double
+    /// Of `inUseMB`, bytes in mmapped blocks.
+    var mmappedMB: Double
+    /// Whether `AllocatorTuning.apply()` is in effect.
+    var tuned: Bool
+
+    enum CodingKeys: String, CodingKey {
+        case inUseMB = "in_use_mb", heldFreeMB = "held_free_mb", mmappedMB = "mmapped_mb", tuned
+    }
+}
