@@ -5,13 +5,18 @@ Starts the release `speech serve`, then for --seconds runs at once:
   * --http-clients threads posting a clip to /v1/audio/transcriptions (json),
   * --face-clients threads running face sessions over the unix socket
     (ServiceWire frames: open, the clip as a recording, finish, updates),
+  * --stream-clients threads running live streams (POST /v1/audio/streams, the
+    clip as s16le in 0.5 s requests paced at --stream-pace x real time, events
+    followed over SSE), one stream abandoned mid-audio (the idle timeout ends it),
   * one HTTP client killed mid-request, one face client that vanishes mid-session,
   * one oversized upload (expects 413), one slow client that sends half its
     headers and stalls (expects the service to close it after --timeout-seconds).
-Samples the server's RSS every 0.5 s. Prints a JSON summary; exit 1 on any
+Samples the server's RSS every 0.5 s and its allocator's figures (/health memory)
+every 2 s. --allocator default runs the server with glibc's allocator defaults
+(SPEECHCOMPAT_SERVE_ALLOCATOR=default) for an A/B comparison. Prints a JSON summary; exit 1 on any
 failure (a 5xx other than back-pressure 503, a wrong transcript, the service gone).
 """
-import argparse, json, os, signal, socket, struct, subprocess, sys, tempfile, threading, time, wave
+import argparse, http.client, json, os, signal, socket, struct, subprocess, sys, tempfile, threading, time, wave
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -34,7 +39,7 @@ def read_samples(path):
 class Stats:
     def __init__(self):
         self.lock = threading.Lock()
-        self.latencies = {"http": [], "face": []}
+        self.latencies = {"http": [], "face": [], "stream_final": [], "stream_first_event": []}
         self.counts = {}
         self.failures = []
 
@@ -142,6 +147,96 @@ def face_client(path, payload, deadline, stats, expected):
             stats.fail("face %r" % (result,))
 
 
+def stream_session(url, pcm16, pace, expected, stats, abandon=False):
+    """One live stream: create, follow events, send 0.5 s chunks paced, finish."""
+    host, port = url.replace("http://", "").split(":")
+    control = http.client.HTTPConnection(host, int(port), timeout=300)
+    control.request("POST", "/v1/audio/streams?encoding=s16le&sample_rate=16000&language=en")
+    created = control.getresponse()
+    body = created.read()
+    if created.status == 503:
+        return ("busy", None)
+    if created.status != 201:
+        return ("create %d %s" % (created.status, body[:200]), None)
+    stream_id = json.loads(body)["id"]
+    events = []
+    first_event = {}
+
+    def follow():
+        conn = http.client.HTTPConnection(host, int(port), timeout=300)
+        conn.request("GET", "/v1/audio/streams/%s/events" % stream_id)
+        response = conn.getresponse()
+        name = None
+        while True:
+            line = response.readline()
+            if not line:
+                break
+            line = line.decode().rstrip("\n")
+            if line.startswith("event: "):
+                name = line[7:]
+                first_event.setdefault("t", time.time())
+            elif line.startswith("data: "):
+                events.append((name, json.loads(line[6:]), time.time()))
+        conn.close()
+
+    follower = threading.Thread(target=follow)
+    follower.start()
+    chunk = 16000  # 0.5 s of s16le
+    start = time.time()
+    for offset in range(0, len(pcm16), chunk):
+        last = offset + chunk >= len(pcm16)
+        if abandon and offset >= len(pcm16) // 2:
+            break  # vanish mid-audio: no finish, no DELETE
+        control.request("POST", "/v1/audio/streams/%s/audio%s" % (stream_id, "?finish=true" if last else ""),
+                        body=pcm16[offset:offset + chunk], headers={"Content-Type": "application/octet-stream"})
+        answer = control.getresponse()
+        answer.read()
+        if answer.status != 200:
+            control.close()
+            return ("audio %d" % answer.status, None)
+        wake = start + (offset + chunk) / 32000.0 / pace
+        time.sleep(max(0, wake - time.time()))
+    sent = time.time()
+    control.close()
+    if abandon:
+        return ("abandoned", stream_id)
+    follower.join(300)
+    if not events or events[-1][0] != "done":
+        return ("no done: %r" % [e[0] for e in events][-5:], None)
+    if expected not in events[-1][1]["text"].lower():
+        return ("wrong text %r" % events[-1][1]["text"], None)
+    stats.ok("stream_final", events[-1][2] - sent)
+    if "t" in first_event:
+        with stats.lock:
+            stats.latencies["stream_first_event"].append(first_event["t"] - start)
+    return ("done", None)
+
+
+def stream_client(url, pcm16, pace, deadline, stats, expected):
+    while time.time() < deadline:
+        try:
+            result = stream_session(url, pcm16, pace, expected, stats)
+        except OSError as error:
+            stats.fail("stream %s" % error)
+            continue
+        if result[0] == "busy":
+            stats.count("stream_busy_backpressure")
+            time.sleep(0.5)
+        elif result[0] != "done":
+            stats.fail("stream %s" % result[0])
+
+
+def health_sampler(url, stop, samples):
+    while not stop.is_set():
+        try:
+            out = subprocess.run(["curl", "-s", "--max-time", "5", url + "/health"], capture_output=True, text=True)
+            memory = json.loads(out.stdout).get("memory", {})
+            samples.append((time.time(), memory.get("in_use_mb"), memory.get("held_free_mb")))
+        except (ValueError, OSError):
+            pass
+        stop.wait(2)
+
+
 def rss_sampler(pid, stop, samples):
     while not stop.is_set():
         try:
@@ -154,6 +249,13 @@ def rss_sampler(pid, stop, samples):
         stop.wait(0.5)
 
 
+def quarters(values):
+    if len(values) < 4:
+        return [values] if values else []
+    size = len(values) // 4
+    return [values[i * size:(i + 1) * size] if i < 3 else values[3 * size:] for i in range(4)]
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--seconds", type=float, default=60)
@@ -162,14 +264,21 @@ def main():
     parser.add_argument("--clip", default=os.path.join(ROOT, "..", "shared", "corpus", "audio", "jfk", "jfk_openai_whisper.wav"))
     parser.add_argument("--expect", default="ask not what your country")
     parser.add_argument("--timeout-seconds", type=int, default=5)
+    parser.add_argument("--stream-clients", type=int, default=0)
+    parser.add_argument("--stream-pace", type=float, default=2.0, help="audio sent at this many x real time")
+    parser.add_argument("--allocator", choices=["tuned", "default"], default="tuned")
+    parser.add_argument("--workers", type=int, default=1)
     args = parser.parse_args()
 
     folder = tempfile.mkdtemp(prefix="speech-serve-load-")
     sock_path = os.path.join(folder, "speech.sock")
     env = dict(os.environ, OPENBLAS_NUM_THREADS="1")
+    if args.allocator == "default":
+        env["SPEECHCOMPAT_SERVE_ALLOCATOR"] = "default"
     server = subprocess.Popen([os.path.join(ROOT, ".build", "release", "speech"), "serve", "--listen", "127.0.0.1:0",
                                "--socket", sock_path, "--model", "whisper-tiny.en", "--max-upload-mb", "20",
                                "--max-queue", "4", "--max-sessions", "4", "--timeout-seconds", str(args.timeout_seconds),
+                               "--max-streams", "4", "--stream-idle-seconds", "5", "--workers", str(args.workers),
                                "--format", "json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     started = json.loads(server.stdout.readline())
     url = started["listening"]
@@ -180,16 +289,25 @@ def main():
     sampler.start()
     pcm = read_samples(args.clip)
     payload = struct.pack("<%df" % len(pcm), *pcm)
+    pcm16 = struct.pack("<%dh" % len(pcm), *[max(-32768, min(32767, int(round(x * 32768)))) for x in pcm])
+    memory = []
+    health_stop = threading.Event()
+    health = threading.Thread(target=health_sampler, args=(url, health_stop, memory))
     # Warm up both models (first face session loads whisper-base), then measure.
     http_post(url, args.clip, 300)
     face_session(sock_path, payload)
+    if args.stream_clients:
+        stream_session(url, pcm16, 8.0, args.expect, Stats())
     rss_start = samples[-1][1] if samples else None
+    health.start()
 
     deadline = time.time() + args.seconds
     threads = [threading.Thread(target=http_client, args=(url, args.clip, deadline, stats, args.expect))
                for _ in range(args.http_clients)]
     threads += [threading.Thread(target=face_client, args=(sock_path, payload, deadline, stats, args.expect))
                 for _ in range(args.face_clients)]
+    threads += [threading.Thread(target=stream_client, args=(url, pcm16, args.stream_pace, deadline, stats, args.expect))
+                for _ in range(args.stream_clients)]
     for t in threads:
         t.start()
 
@@ -203,6 +321,10 @@ def main():
     # A face client that vanishes mid-session.
     result = face_session(sock_path, payload, abandon=True)
     stats.count("face_abandoned_mid_session" if result and result[0] == "abandoned" else "face_abandon_refused")
+    # A live stream abandoned mid-audio (the service's idle timeout must end it).
+    if args.stream_clients:
+        abandoned = stream_session(url, pcm16, args.stream_pace, args.expect, stats, abandon=True)
+        stats.count("stream_abandoned_mid_audio" if abandoned[0] == "abandoned" else "stream_abandon_" + abandoned[0])
     # An oversized upload.
     big = os.path.join(folder, "big.bin")
     with open(big, "wb") as f:
@@ -231,10 +353,15 @@ def main():
 
     for t in threads:
         t.join()
-    health = subprocess.run(["curl", "-s", url + "/health"], capture_output=True, text=True).stdout
-    alive = server.poll() is None and '"ok"' in health
+    time.sleep(7)  # longer than --stream-idle-seconds: abandoned streams are ended by now
+    health_stop.set()
+    health.join()
+    final_health = subprocess.run(["curl", "-s", url + "/health"], capture_output=True, text=True).stdout
+    alive = server.poll() is None and '"ok"' in final_health
     if not alive:
-        stats.fail("service not healthy at the end: %r" % health)
+        stats.fail("service not healthy at the end: %r" % final_health)
+    elif args.stream_clients and json.loads(final_health).get("streams") != 0:
+        stats.fail("streams still open at the end: %r" % final_health)
     server.send_signal(signal.SIGTERM)
     code = server.wait(timeout=60)
     stop.set()
@@ -254,6 +381,14 @@ def main():
         "rss_end_mb": rss[-1] if rss else None,
         "rss_first_half_peak_mb": max(measured[: len(measured) // 2]) if len(measured) > 1 else None,
         "rss_second_half_peak_mb": max(measured[len(measured) // 2:]) if len(measured) > 1 else None,
+        "rss_quarter_peaks_mb": [max(q) for q in quarters(measured)],
+        "in_use_quarter_peaks_mb": [max(q) for q in quarters([m[1] for m in memory if m[1] is not None])],
+        "held_free_quarter_peaks_mb": [max(q) for q in quarters([m[2] for m in memory if m[2] is not None])],
+        "stream_clients": args.stream_clients, "streams_ok": len(stats.latencies["stream_final"]),
+        "stream_final_after_last_chunk_p50_s": percentile(stats.latencies["stream_final"], 50),
+        "stream_final_after_last_chunk_p95_s": percentile(stats.latencies["stream_final"], 95),
+        "stream_first_event_p50_s": percentile(stats.latencies["stream_first_event"], 50),
+        "allocator": args.allocator, "workers": args.workers,
         "slow_client_closed_after_s": round(slow_seconds, 1), "events": stats.counts,
         "failures": stats.failures, "serve_exit": code,
     }

@@ -1,5 +1,6 @@
 import CMicroHTTPD
 import Foundation
+import Synchronization
 
 /// How `speech serve` keeps glibc's allocator from holding on to memory the
 /// service freed long ago (Benchmarks/RESULTS.md, "speech serve under load").
@@ -22,16 +23,17 @@ public enum AllocatorTuning {
     /// Applies the settings, once, at service start. The environment variable
     /// `SPEECHCOMPAT_SERVE_ALLOCATOR=default` leaves glibc's defaults, to
     /// measure against (the load test's A/B run).
+    /// Idempotent; `RecognitionService.start` calls it too.
     public static func apply() {
-        guard isEnabled else { return }
+        guard ProcessInfo.processInfo.environment["SPEECHCOMPAT_SERVE_ALLOCATOR"] != "default" else { return }
+        guard !applied.exchange(true, ordering: .acquiringAndReleasing) else { return }
         _ = mallopt(M_ARENA_MAX, arenaLimit)
         _ = mallopt(M_MMAP_THRESHOLD, mmapThresholdBytes)
     }
 
-    /// Whether the service tunes the allocator (see `apply`).
-    static var isEnabled: Bool {
-        ProcessInfo.processInfo.environment["SPEECHCOMPAT_SERVE_ALLOCATOR"] != "default"
-    }
+    /// Whether `apply` took effect in this process.
+    static var isEnabled: Bool { applied.load(ordering: .acquiring) }
+    private static let applied = Atomic(false)
 
     /// Returns free memory of every arena to the system; called when a job
     /// or a stream ends, so that the high-water mark of one burst does not

@@ -108,6 +108,7 @@ final class HTTPServer: @unchecked Sendable {
         /// Takes the body as it arrives, for raw-body routes.
         var receiver: (any BodyReceiver)?
         var receiverRefused = false
+        var receiverFinished = false
         /// A response is queued already (an early 413): later calls only drain.
         var answered = false
 
@@ -115,6 +116,7 @@ final class HTTPServer: @unchecked Sendable {
 
         deinit {
             if let processor { MHD_destroy_post_processor(processor) }
+            if let receiver, !receiverFinished { receiver.abandon() }
         }
     }
 

@@ -30,14 +30,12 @@ extension RecognitionService {
     func bodyHandling(for request: HTTPRequest) -> BodyHandling {
         guard request.method == "POST" || request.method == "PUT", let parts = Self.streamPath(request.path), parts.count == 2,
               parts[1] == "audio" else { return .form }
-        do {
+        do throws(ServiceError) {
             let stream = try streams.stream(parts[0])
             try stream.beginReceiving()
             return .receive(LiveStreamAudioReceiver(stream: stream, finishing: Self.flag(request.query["finish"])))
-        } catch let error as ServiceError {
-            return .refuse(error)
         } catch {
-            return .refuse(ServiceError(.server, code: "internal_error", "\(error)"))
+            return .refuse(error)
         }
     }
 
