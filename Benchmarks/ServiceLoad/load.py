@@ -268,6 +268,7 @@ def main():
     parser.add_argument("--stream-pace", type=float, default=2.0, help="audio sent at this many x real time")
     parser.add_argument("--allocator", choices=["tuned", "default"], default="tuned")
     parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--binary", default=os.path.join(ROOT, ".build", "release", "speech"))
     args = parser.parse_args()
 
     folder = tempfile.mkdtemp(prefix="speech-serve-load-")
@@ -275,7 +276,7 @@ def main():
     env = dict(os.environ, OPENBLAS_NUM_THREADS="1")
     if args.allocator == "default":
         env["SPEECHCOMPAT_SERVE_ALLOCATOR"] = "default"
-    server = subprocess.Popen([os.path.join(ROOT, ".build", "release", "speech"), "serve", "--listen", "127.0.0.1:0",
+    server = subprocess.Popen([args.binary, "serve", "--listen", "127.0.0.1:0",
                                "--socket", sock_path, "--model", "whisper-tiny.en", "--max-upload-mb", "20",
                                "--max-queue", "4", "--max-sessions", "4", "--timeout-seconds", str(args.timeout_seconds),
                                "--max-streams", "4", "--stream-idle-seconds", "5", "--workers", str(args.workers),

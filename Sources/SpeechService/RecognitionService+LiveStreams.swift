@@ -53,7 +53,7 @@ extension RecognitionService {
                 return .json(stream.status)
             case ("GET", 2, "events"):
                 let stream = try streams.stream(parts[0])
-                let events = ResponseStream()
+                let events = ResponseStream(keepAliveSeconds: keepAliveSeconds)
                 stream.follow(into: events, after: request.headers["last-event-id"].flatMap(Int.init) ?? 0)
                 return HTTPResponse(status: 200, contentType: "text/event-stream", body: .stream(events))
             case ("POST", 2, "finish"):

@@ -75,6 +75,12 @@ public final class RecognitionService: @unchecked Sendable {
         faces = nil
     }
 
+    /// How often a quiet event stream sends a keep-alive comment: well
+    /// inside the connection timeout, so that MHD does not close it.
+    var keepAliveSeconds: Double {
+        min(15, Double(configuration.clientTimeoutSeconds) / 2)
+    }
+
     /// Routes one request.
     func respond(to request: HTTPRequest) -> HTTPResponse {
         if let parts = Self.streamPath(request.path) { return respondToStream(request, parts: parts) }

@@ -4,6 +4,11 @@ import Foundation
 /// producer sends chunks, MHD's connection thread takes them, blocking until
 /// one is there. When the client goes away the stream is abandoned, and the
 /// producer sees `isAbandoned` and stops its work.
+///
+/// While nothing is pending for `keepAliveSeconds`, a read returns an SSE
+/// comment line instead: libmicrohttpd closes a connection that sends
+/// nothing for its timeout (`--timeout-seconds`), and a live stream can go
+/// quiet for longer than that while the speaker pauses or decoding runs.
 final class ResponseStream: @unchecked Sendable {
     // All state is guarded by `condition`.
     private let condition = NSCondition()
@@ -12,6 +17,13 @@ final class ResponseStream: @unchecked Sendable {
     private var abandoned = false
     /// Called once when the client goes away before the end.
     private var onAbandon: (@Sendable () -> Void)?
+    /// Longest silence before a keep-alive comment.
+    let keepAliveSeconds: Double
+
+    /// A stream that sends `: keep-alive` after `keepAliveSeconds` without data.
+    init(keepAliveSeconds: Double) {
+        self.keepAliveSeconds = max(0.5, keepAliveSeconds)
+    }
 
     /// Whether the client went away.
     var isAbandoned: Bool {
@@ -58,7 +70,12 @@ final class ResponseStream: @unchecked Sendable {
     func read(into buffer: UnsafeMutableRawPointer, capacity: Int) -> Int? {
         condition.lock()
         defer { condition.unlock() }
-        while pending.isEmpty && !finished && !abandoned { condition.wait() }
+        let deadline = Date().addingTimeInterval(keepAliveSeconds)
+        while pending.isEmpty && !finished && !abandoned {
+            if !condition.wait(until: deadline), pending.isEmpty, !finished, !abandoned {
+                pending = Data(": keep-alive\n\n".utf8)
+            }
+        }
         guard !pending.isEmpty else { return nil }
         let count = min(capacity, pending.count)
         pending.withUnsafeBytes { buffer.copyMemory(from: $0.baseAddress!, byteCount: count) }

@@ -16,7 +16,7 @@ enum StreamingTranscription {
     /// with an event stream fed from a worker.
     static func start(_ request: TranscriptionRequest, service: RecognitionService) throws -> HTTPResponse {
         try service.queue.reserve()
-        let stream = ResponseStream()
+        let stream = ResponseStream(keepAliveSeconds: service.keepAliveSeconds)
         let limit = service.configuration.maxDurationSeconds
         Thread.detachNewThread {
             do {

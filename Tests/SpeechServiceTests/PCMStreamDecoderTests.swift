@@ -71,12 +71,8 @@ import Testing
     @Test func aStreamThatIsNotWAVIsRefusedWithItsCode() throws {
         var decoder = try PCMStreamDecoder(encoding: .wav, sampleRate: 16_000, channelCount: 1)
         let bytes = Array("this is not a wav header at all".utf8)
-        #expect(throws: ServiceError.self) { try bytes.withUnsafeBytes { try decoder.decode($0) } }
-        do {
-            _ = try bytes.withUnsafeBytes { try decoder.decode($0) }
-        } catch {
-            #expect(error.code == "invalid_audio")
-            #expect(error.message.contains("encoding=s16le"))
+        #expect { try bytes.withUnsafeBytes { try decoder.decode($0) } } throws: { error in
+            (error as? ServiceError)?.code == "invalid_audio" && "\(error)".contains("encoding=s16le")
         }
     }
 
