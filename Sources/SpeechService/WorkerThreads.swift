@@ -20,8 +20,14 @@ final class WorkerThreads: TaskExecutor, @unchecked Sendable {
     init(count: Int, name: String) {
         living = count
         for index in 0..<count {
-            let thread = Thread { [self] in loop() }
-            thread.name = "\(name).\(index)"
+            let threadName = "\(name).\(index)"
+            let thread = Thread { [self] in
+                // Foundation does not name the kernel thread on Linux; naming it
+                // shows the workers in `top -H` and lets tests tell them apart.
+                try? String(threadName.prefix(15)).write(toFile: "/proc/thread-self/comm", atomically: false, encoding: .utf8)
+                loop()
+            }
+            thread.name = threadName
             thread.start()
         }
     }

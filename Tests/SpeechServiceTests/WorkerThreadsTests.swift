@@ -9,6 +9,7 @@ import Testing
     @Test func jobsRunOnTheWorkerThreads() throws {
         let queue = WorkQueue(workerCount: 2, waitingLimit: 0)
         defer { queue.stopWorkers() }
+        #expect(!Self.currentThreadName().hasPrefix("speech.serve"))
         let name = try queue.run { () -> String in Self.currentThreadName() }
         #expect("speech.serve.worker.0".hasPrefix(name) && name.hasPrefix("speech.serve.w"), "\(name)")
     }
