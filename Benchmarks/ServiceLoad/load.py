@@ -68,7 +68,7 @@ def http_post(url, clip, timeout):
 def http_client(url, clip, deadline, stats, expected):
     while time.time() < deadline:
         start = time.time()
-        status, body = http_post(url, clip, 120)
+        status, body = http_post(url, clip, 300)
         if status == 200 and expected in body.lower():
             stats.ok("http", time.time() - start)
         elif status == 503:
@@ -363,6 +363,9 @@ def main():
         stats.fail("service not healthy at the end: %r" % final_health)
     elif args.stream_clients and json.loads(final_health).get("streams") != 0:
         stats.fail("streams still open at the end: %r" % final_health)
+    # Memory once the load is over: a leak keeps in_use_mb up, a held heap keeps only RSS up.
+    idle_memory = json.loads(final_health).get("memory", {}) if alive else {}
+    idle_memory["rss_mb"] = samples[-1][1] if samples else None
     server.send_signal(signal.SIGTERM)
     code = server.wait(timeout=60)
     stop.set()
@@ -390,6 +393,7 @@ def main():
         "stream_final_after_last_chunk_p95_s": percentile(stats.latencies["stream_final"], 95),
         "stream_first_event_p50_s": percentile(stats.latencies["stream_first_event"], 50),
         "allocator": args.allocator, "workers": args.workers,
+        "idle_after_load": idle_memory,
         "slow_client_closed_after_s": round(slow_seconds, 1), "events": stats.counts,
         "failures": stats.failures, "serve_exit": code,
     }
