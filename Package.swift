@@ -36,10 +36,13 @@ let package = Package(
                        providers: [.apt(["libmicrohttpd-dev"])]),
         // F16C half→float conversion (~20x faster than the generic Float16 path).
         .target(name: "CFloat16", path: "Compat/System/CFloat16"),
+        // int8 matrix kernels (scalar, AVX2, AVX-512 VNNI; chosen at run time) for the
+        // engine's 8-bit weights. Optimised in debug too, so the unit tests stay fast.
+        .target(name: "CSpeechKernels", cSettings: [.unsafeFlags(["-O2"])]),
 
         // MARK: Engine (no Apple names in here)
         .target(name: "SpeechEngine",
-                dependencies: ["CBLAS", "CSndFile", "CSoxr", "CFloat16", "CZlib"],
+                dependencies: ["CBLAS", "CSndFile", "CSoxr", "CFloat16", "CZlib", "CSpeechKernels"],
                 swiftSettings: swift6),
         // WER/CER scoring with Whisper's text normalisers (eval, compare, migrate-test).
         .target(name: "SpeechEvaluation", swiftSettings: swift6),

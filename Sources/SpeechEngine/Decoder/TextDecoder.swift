@@ -67,15 +67,13 @@ struct TextDecoder: Sendable {
 
         var x = [Float](repeating: 0, count: rows * w)
         x.withUnsafeMutableBufferPointer { out in
-            weights.embeddings.withUnsafeBufferPointer { e in
-                weights.positions.withUnsafeBufferPointer { p in
-                    for s in 0..<sequenceCount {
-                        for (i, token) in tokens[s].enumerated() {
-                            let row = out.baseAddress! + (s * length + i) * w
-                            let embedding = e.baseAddress! + token * w
-                            let position = p.baseAddress! + (start + i) * w
-                            for j in 0..<w { row[j] = embedding[j] + position[j] }
-                        }
+            weights.positions.withUnsafeBufferPointer { p in
+                for s in 0..<sequenceCount {
+                    for (i, token) in tokens[s].enumerated() {
+                        let row = out.baseAddress! + (s * length + i) * w
+                        weights.embeddings.copyWeightRow(token, into: row)
+                        let position = p.baseAddress! + (start + i) * w
+                        for j in 0..<w { row[j] += position[j] }
                     }
                 }
             }
@@ -113,17 +111,7 @@ struct TextDecoder: Sendable {
 
     /// Logits through the embedding matrix: `[rows, width] · Eᵀ`.
     private func logits(_ hidden: [Float], rows: Int) -> [Float] {
-        let d = dimensions
-        var output = [Float](repeating: 0, count: rows * d.vocabularySize)
-        hidden.withUnsafeBufferPointer { h in
-            weights.embeddings.withUnsafeBufferPointer { e in
-                output.withUnsafeMutableBufferPointer { o in
-                    Linear.multiply(h.baseAddress!, rows: rows, weight: e.baseAddress!, outCount: d.vocabularySize,
-                                    inCount: d.width, accumulatingInto: o.baseAddress!)
-                }
-            }
-        }
-        return output
+        weights.embeddings(hidden, rows: rows)
     }
 
     /// Causal self-attention of the new tokens over the cached ones.

@@ -1,20 +1,47 @@
 import CBLAS
 import Foundation
 
-/// A dense layer `y = x · Wᵀ + b`, weights as stored in the checkpoint.
-/// - Shape: `weight` is `[outCount, inCount]` row-major, `bias` is `[outCount]`.
+/// A dense layer `y = x · Wᵀ + b`, weights as float (sgemm) or int8 (the
+/// integer kernels), as the model's `ComputeType` chose at load.
+/// - Shape: weights are `[outCount, inCount]` row-major, `bias` is `[outCount]`
+///   or empty (no bias: the logits projection).
 struct Linear: Sendable {
-    let weight: [Float]
+    /// The weights in the form the layer computes with.
+    enum Weights: Sendable {
+        case float([Float])
+        case int8(QuantizedMatrix)
+    }
+
+    let weights: Weights
     let bias: [Float]
     let inCount: Int
     let outCount: Int
 
-    init(weight: [Float], bias: [Float], inCount: Int, outCount: Int) {
-        precondition(weight.count == inCount * outCount && bias.count == outCount, "Linear shape mismatch")
-        self.weight = weight
+    init(weights: Weights, bias: [Float], inCount: Int, outCount: Int) {
+        switch weights {
+        case .float(let weight): precondition(weight.count == inCount * outCount, "Linear shape mismatch")
+        case .int8(let matrix): precondition(matrix.inCount == inCount && matrix.outCount == outCount, "Linear shape mismatch")
+        }
+        precondition(bias.isEmpty || bias.count == outCount, "Linear bias shape mismatch")
+        self.weights = weights
         self.bias = bias
         self.inCount = inCount
         self.outCount = outCount
+    }
+
+    /// A float layer (convolutions, tests).
+    init(weight: [Float], bias: [Float], inCount: Int, outCount: Int) {
+        self.init(weights: .float(weight), bias: bias, inCount: inCount, outCount: outCount)
+    }
+
+    /// A layer in `computeType`: float weights quantized for `.int8`.
+    init(weight: [Float], bias: [Float], inCount: Int, outCount: Int, computeType: ComputeType) {
+        switch computeType {
+        case .float32: self.init(weight: weight, bias: bias, inCount: inCount, outCount: outCount)
+        case .int8:
+            self.init(weights: .int8(QuantizedMatrix(weight: weight, outCount: outCount, inCount: inCount)),
+                      bias: bias, inCount: inCount, outCount: outCount)
+        }
     }
 
     /// - Shape: `input` is `[rows, inCount]`; returns `[rows, outCount]`.
@@ -31,12 +58,39 @@ struct Linear: Sendable {
 
     /// Writes `[rows, outCount]` into `output`.
     func apply(_ input: UnsafePointer<Float>, rows: Int, into output: UnsafeMutablePointer<Float>) {
-        bias.withUnsafeBufferPointer { b in
-            for row in 0..<rows { (output + row * outCount).update(from: b.baseAddress!, count: outCount) }
+        switch weights {
+        case .int8(let matrix):
+            matrix.multiply(input, rows: rows, bias: bias, into: output)
+        case .float(let weight):
+            if bias.isEmpty {
+                output.update(repeating: 0, count: rows * outCount)
+            } else {
+                bias.withUnsafeBufferPointer { b in
+                    for row in 0..<rows { (output + row * outCount).update(from: b.baseAddress!, count: outCount) }
+                }
+            }
+            weight.withUnsafeBufferPointer { w in
+                Self.multiply(input, rows: rows, weight: w.baseAddress!, outCount: outCount, inCount: inCount,
+                              accumulatingInto: output)
+            }
         }
-        weight.withUnsafeBufferPointer { w in
-            Self.multiply(input, rows: rows, weight: w.baseAddress!, outCount: outCount, inCount: inCount,
-                          accumulatingInto: output)
+    }
+
+    /// Row `row` of the weights as float into `output[inCount]`: the token
+    /// embedding lookup, on the matrix the logits also go through.
+    func copyWeightRow(_ row: Int, into output: UnsafeMutablePointer<Float>) {
+        switch weights {
+        case .int8(let matrix): matrix.copyRow(row, into: output)
+        case .float(let weight):
+            weight.withUnsafeBufferPointer { w in output.update(from: w.baseAddress! + row * inCount, count: inCount) }
+        }
+    }
+
+    /// Bytes the weights and bias hold.
+    var byteCount: Int {
+        switch weights {
+        case .int8(let matrix): matrix.byteCount + 4 * bias.count
+        case .float(let weight): 4 * (weight.count + bias.count)
         }
     }
 

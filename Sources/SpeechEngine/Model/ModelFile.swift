@@ -1,11 +1,13 @@
 import CFloat16
 import Foundation
 
-/// A tensor read from a CTranslate2 `model.bin`, converted to fp32.
+/// A tensor read from a CTranslate2 `model.bin`, converted to fp32, or for a
+/// weight matrix loaded as int8, quantized instead (then `values` is empty).
 /// - Shape: `shape`, row-major; `values.count == shape.reduce(1, *)`.
 struct Tensor: Sendable {
     var shape: [Int]
     var values: [Float]
+    var quantized: QuantizedMatrix?
 }
 
 /// Reader for CTranslate2's `model.bin` (binary version 6, little-endian, no
@@ -16,7 +18,9 @@ struct Tensor: Sendable {
 ///
 /// The file is read sequentially in chunks and each tensor converted as it
 /// arrives, so the fp16 file and the fp32 weights are never both resident:
-/// that keeps peak memory at the size of the fp32 weights.
+/// that keeps peak memory at the size of the fp32 weights. Matrices the
+/// caller wants as int8 are quantized a few rows at a time as they arrive,
+/// so they are never held as fp32 at all.
 struct ModelFile {
     let url: URL
     var specName = ""
@@ -25,10 +29,11 @@ struct ModelFile {
 
     private enum DType: UInt8 { case f32 = 0, i8, i16, i32, f16, bf16 }
 
-    /// Reads every variable of the file.
+    /// Reads every variable of the file; the 2-D ones `quantizing` names
+    /// (by name and shape) are kept as int8 only.
     /// - Throws: `EngineError(.modelNotFound)` if the file is missing,
     ///   `EngineError(.invalidModelFile)` if it is truncated or malformed.
-    init(contentsOf url: URL) throws {
+    init(contentsOf url: URL, quantizing: (String, [Int]) -> Bool = { _, _ in false }) throws {
         self.url = url
         guard let handle = FileHandle(forReadingAtPath: url.path) else {
             throw EngineError(.modelNotFound, "No model file at \(url.path). Run `speech assets install` to install the model.")
@@ -68,6 +73,11 @@ struct ModelFile {
                 throw reader.malformed("variable \(name) needs \(byteCount) bytes but only \(reader.remainingByteCount) remain: truncated")
             }
             let count = byteCount / width
+            if rank == 2, count > 0, quantizing(name, shape) {
+                let matrix = try Self.readQuantized(name: name, shape: shape, width: width, dtype: dtype, from: &reader)
+                tensors[name] = Tensor(shape: shape, values: [], quantized: matrix)
+                continue
+            }
             let values = try Self.readValues(name: name, count: count, width: width, dtype: dtype, from: &reader)
             if rank == 0 {
                 scalars[name] = Double(values.first ?? 0)
@@ -128,6 +138,31 @@ struct ModelFile {
         return values
     }
 
+    /// Reads a `[rows, columns]` matrix a few rows at a time through one
+    /// reusable float buffer, quantizing each piece into the int8 matrix.
+    private static func readQuantized(name: String, shape: [Int], width: Int, dtype: DType,
+                                      from reader: inout ChunkedReader) throws -> QuantizedMatrix {
+        let (rows, columns) = (shape[0], shape[1])
+        var matrix = QuantizedMatrix(outCount: rows, inCount: columns)
+        let piece = max(1, ChunkedReader.chunkSize / (width * columns))
+        var scratch = [Float](repeating: 0, count: min(piece, rows) * columns)
+        var first = 0
+        while first < rows {
+            let n = min(piece, rows - first)
+            let finite = try scratch.withUnsafeMutableBufferPointer { buffer in
+                let slice = UnsafeMutableBufferPointer(rebasing: buffer[0..<(n * columns)])
+                return try reader.withBytes(n * columns * width) { raw in
+                    convert(raw, into: slice, dtype: dtype)
+                    return allFinite(UnsafeBufferPointer(slice))
+                }
+            }
+            if !finite { throw reader.malformed("variable \(name) holds Inf or NaN values") }
+            scratch.withUnsafeBufferPointer { matrix.setRows($0.baseAddress!, first: first, count: n) }
+            first += n
+        }
+        return matrix
+    }
+
     /// Whether every value is finite; `0 * x` is NaN exactly for Inf and NaN,
     /// and the branch-free sum vectorises (about 30 ms for 74 M values).
     static func allFinite(_ values: UnsafeBufferPointer<Float>) -> Bool {
@@ -172,8 +207,20 @@ struct ModelFile {
     /// Removes and returns a tensor, so large weights are not held twice.
     mutating func take(_ name: String, shape expected: [Int]) throws -> [Float] {
         let values = try tensor(name, shape: expected)
+        if tensors[name]?.quantized != nil {
+            throw EngineError(.invalidModelFile, "\(url.path): variable \(name) was loaded as int8 where float is needed. Load the model with compute type float32.")
+        }
         tensors[name] = nil
         return values
+    }
+
+    /// Removes and returns a weight matrix in the form it was loaded in
+    /// (int8 when `quantizing` named it, else float).
+    mutating func takeWeights(_ name: String, shape expected: [Int]) throws -> Linear.Weights {
+        let values = try tensor(name, shape: expected)
+        let quantized = tensors[name]?.quantized
+        tensors[name] = nil
+        return quantized.map { .int8($0) } ?? .float(values)
     }
 }
 

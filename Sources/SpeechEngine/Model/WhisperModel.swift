@@ -8,6 +8,8 @@ public final class WhisperModel: Sendable {
     public let directory: URL
     public let dimensions: ModelDimensions
     public let tokenizer: BPETokenizer
+    /// How the matrix weights are held and multiplied (chosen at load).
+    public let computeType: ComputeType
     let encoder: AudioEncoder
     let decoder: TextDecoder
     let config: ModelConfig
@@ -17,14 +19,16 @@ public final class WhisperModel: Sendable {
     /// checked against that model's SHA-256 pins, once per change of the
     /// files (`VerificationStamp`); every folder is checked for structure:
     /// sizes, shapes, finite weights, ids in range.
+    /// - Parameter computeType: int8 weights and kernels (the default) or float32.
     /// - Throws: `EngineError(.modelNotFound)` when files are missing,
     ///   `EngineError(.invalidModelFile)` when they are corrupt.
-    public init(directory: URL) throws {
+    public init(directory: URL, computeType: ComputeType = .default) throws {
         self.directory = directory
+        self.computeType = computeType
         // An installed model corrupted since its last check fails here, by hash,
         // with the install command as the fix (cheap when nothing changed).
         try AssetStore.verifyPinnedContents(of: directory)
-        let weights = try Self.readWeights(directory.appendingPathComponent("model.bin"))
+        let weights = try Self.readWeights(directory.appendingPathComponent("model.bin"), computeType: computeType)
         dimensions = weights.dimensions
         let configURL = directory.appendingPathComponent("config.json")
         config = try ModelConfig(contentsOf: configURL)
@@ -45,8 +49,10 @@ public final class WhisperModel: Sendable {
     /// consistent, supported sizes with every weight finite.
     /// - Throws: `EngineError(.modelNotFound)` when the file is missing,
     ///   `EngineError(.invalidModelFile)` naming what is wrong otherwise.
-    static func readWeights(_ url: URL) throws -> Weights {
-        var file = try ModelFile(contentsOf: url)
+    static func readWeights(_ url: URL, computeType: ComputeType = .float32) throws -> Weights {
+        var file = try ModelFile(contentsOf: url, quantizing: { name, shape in
+            computeType == .int8 && ModelFile.quantizesForInt8(name, shape: shape)
+        })
         guard file.specName == "WhisperSpec" else {
             throw EngineError(.invalidModelFile,
                               "\(file.url.path) holds a \(file.specName), not a Whisper model. Reinstall with `speech assets install`.")
@@ -58,8 +64,8 @@ public final class WhisperModel: Sendable {
 
     /// Loads an installed model from an asset store.
     /// - Throws: `EngineError(.modelNotFound)` naming `speech assets install <name>` when it is not installed.
-    public convenience init(_ name: ModelName, store: AssetStore = .default) throws {
-        try self.init(directory: try store.requireInstalled(name))
+    public convenience init(_ name: ModelName, store: AssetStore = .default, computeType: ComputeType = .default) throws {
+        try self.init(directory: try store.requireInstalled(name), computeType: computeType)
     }
 
     /// Whether the checkpoint knows the 99 languages (else English only).

@@ -56,8 +56,9 @@ struct EncoderWeights: Sendable {
 /// All weights of the text decoder.
 struct DecoderWeights: Sendable {
     /// `decoder/embeddings/weight` `[vocabularySize, width]`; also the output
-    /// projection (alias `decoder/projection/weight`), no bias, no scaling.
-    let embeddings: [Float]
+    /// projection (alias `decoder/projection/weight`), no bias, no scaling:
+    /// a bias-free layer whose weight rows are the token embeddings.
+    let embeddings: Linear
     /// `decoder/position_encodings/encodings` `[textContext, width]` (learned).
     let positions: [Float]
     let blocks: [DecoderBlockWeights]
@@ -71,8 +72,15 @@ extension ModelFile {
     }
 
     mutating func linear(_ prefix: String, in inCount: Int, out outCount: Int) throws -> Linear {
-        Linear(weight: try take("\(prefix)/weight", shape: [outCount, inCount]),
+        Linear(weights: try takeWeights("\(prefix)/weight", shape: [outCount, inCount]),
                bias: try take("\(prefix)/bias", shape: [outCount]), inCount: inCount, outCount: outCount)
+    }
+
+    /// The variables an `int8` load quantizes: every linear layer's weights
+    /// and the embeddings (lookups dequantize one row; the logits go through
+    /// the int8 kernel). Convolutions and positions stay float.
+    static func quantizesForInt8(_ name: String, shape: [Int]) -> Bool {
+        shape.count == 2 && (name == "decoder/embeddings/weight" || (name.contains("/linear_") && name.hasSuffix("/weight")))
     }
 
     /// Reads the sizes from the tensor shapes, checking they are consistent.
@@ -179,10 +187,10 @@ extension ModelFile {
                 ffnIn: try linear("\(p)/ffn/linear_0", in: w, out: 4 * w),
                 ffnOut: try linear("\(p)/ffn/linear_1", in: 4 * w, out: w)))
         }
-        let embeddings = try take("decoder/embeddings/weight", shape: [d.vocabularySize, w])
+        let embeddings = try takeWeights("decoder/embeddings/weight", shape: [d.vocabularySize, w])
         tensors["decoder/projection/weight"] = nil // alias of the embeddings: drop the second reference
         return DecoderWeights(
-            embeddings: embeddings,
+            embeddings: Linear(weights: embeddings, bias: [], inCount: w, outCount: d.vocabularySize),
             positions: try take("decoder/position_encodings/encodings", shape: [d.textContext, w]),
             blocks: blocks,
             finalNorm: try layerNorm("decoder/layer_norm", width: w))

@@ -7,7 +7,7 @@ struct BenchCommand: SpeechCommand {
     static let help = CommandHelp(
         commandName: "bench",
         overview: "Benchmark model load time, transcription wall time, real-time factor and peak memory.",
-        usage: "bench <file> [--runs <N>] [--beam <N>] [--threads <N>] [--padding silence|zeros|both] [--model <name>] [--language xx|auto] [--stream [--realtime|--fast] [--rss-every <seconds>] [--no-batch]] [--format text|json]",
+        usage: "bench <file> [--runs <N>] [--beam <N>] [--threads <N>] [--padding silence|zeros|both] [--model <name>] [--compute-type int8|float32] [--language xx|auto] [--stream [--realtime|--fast] [--rss-every <seconds>] [--no-batch]] [--format text|json]",
         arguments: [("<file>", "The audio file to transcribe in every run.")],
         commandOptions: [
             .value("runs", "N", help: "Timed runs (default: 3)."),
@@ -15,6 +15,7 @@ struct BenchCommand: SpeechCommand {
             DecodingArguments.threadsOption,
             DecodingArguments.paddingOption,
             ModelChoice.option,
+            ModelChoice.computeTypeOption,
             DecodingArguments.languageOption,
             .flag("stream", help: "Benchmark live recognition: feed the file in 100 ms chunks to the streaming recognizer."),
             .flag("realtime", help: "With --stream: pace the chunks to real time (latencies as a live user sees them)."),
@@ -47,6 +48,7 @@ struct BenchCommand: SpeechCommand {
     var runs: Int
     var decoding: DecodingArguments
     var model: ModelChoice
+    var computeType: ComputeType
     var json: Bool
     var stream: Bool
     var realtime: Bool
@@ -61,6 +63,7 @@ struct BenchCommand: SpeechCommand {
         runs = try arguments.integer("runs", in: 1...100) ?? 3
         decoding = try DecodingArguments(arguments: arguments)
         model = try ModelChoice(arguments: arguments)
+        computeType = try ModelChoice.computeType(arguments: arguments)
         json = try arguments.choice("format", from: ["text", "json"]) == "json"
         stream = arguments.flag("stream")
         realtime = arguments.flag("realtime")
@@ -97,7 +100,7 @@ struct BenchCommand: SpeechCommand {
         if stream { return try await runStreaming(console: console) }
         let clock = ContinuousClock()
         let loadStart = clock.now
-        let transcriber = try model.loadTranscriber()
+        let transcriber = try model.loadTranscriber(computeType: computeType)
         let loadSeconds = (clock.now - loadStart).seconds
         let samples = try AudioDecoder.decode(contentsOf: URL(fileURLWithPath: file))
         let audioSeconds = Double(samples.count) / AudioDecoder.sampleRate
@@ -122,7 +125,7 @@ struct BenchCommand: SpeechCommand {
     }
 
     private func runStreaming(console: Console) async throws {
-        let accurate = try model.loadTranscriber()
+        let accurate = try model.loadTranscriber(computeType: computeType)
         var options = decoding.streamingOptions()
         if options.transcription.language == nil { options.transcription.language = "en" }
         let fast = options.transcription.language == "en" && AssetStore.default.isInstalled(.whisperTinyEn)

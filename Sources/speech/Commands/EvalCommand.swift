@@ -11,7 +11,7 @@ struct EvalCommand: SpeechCommand {
     static let help = CommandHelp(
         commandName: "eval",
         overview: "Measure word error rate on a manifest of clips with reference transcripts.",
-        usage: "eval <manifest> [--set <name>]... [--hypotheses <out.tsv>] [--score <hyp.tsv> | --stream] [--model <name>] [--beam <N>] [--padding silence|zeros|both] [--shard <I/N>] [--format text|json]",
+        usage: "eval <manifest> [--set <name>]... [--hypotheses <out.tsv>] [--score <hyp.tsv> | --stream] [--model <name>] [--compute-type int8|float32] [--beam <N>] [--padding silence|zeros|both] [--shard <I/N>] [--format text|json]",
         arguments: [("<manifest>", "A manifest.tsv (id, set, language, duration_s, path, reference_text;\npaths relative to the manifest).")],
         commandOptions: [
             .repeated("set", "name", help: "Evaluate only this set."),
@@ -21,6 +21,7 @@ struct EvalCommand: SpeechCommand {
             .flag("stream", help: "Stream each clip through the streaming recognizer (100 ms chunks, as\nfast as it takes them) and show its WER beside batch WER."),
             .value("face", "batch|legacy|modern|legacy-over-modern|modern-over-legacy", help: "Transcribe through the engine's batch path (default), the legacy face\n(SFSpeechURLRecognitionRequest), the modern face (SpeechAnalyzer over\nan AVAudioFile), as an app would, or either face's code on the other's\npipeline (the migration adapters)."),
             ModelChoice.option,
+            ModelChoice.computeTypeOption,
             DecodingArguments.beamOption,
             DecodingArguments.threadsOption,
             DecodingArguments.paddingOption,
@@ -52,6 +53,7 @@ struct EvalCommand: SpeechCommand {
     var hypothesesPath: String?
     var scorePath: String?
     var model: ModelChoice
+    var computeType: ComputeType
     var decoding: DecodingArguments
     var json: Bool
     var showsDiffs: Bool
@@ -70,6 +72,7 @@ struct EvalCommand: SpeechCommand {
         hypothesesPath = arguments.value("hypotheses")
         scorePath = arguments.value("score")
         model = try ModelChoice(arguments: arguments)
+        computeType = try ModelChoice.computeType(arguments: arguments)
         decoding = try DecodingArguments(arguments: arguments)
         json = try arguments.choice("format", from: ["text", "json"]) == "json"
         showsDiffs = arguments.flag("diffs")
@@ -111,7 +114,7 @@ struct EvalCommand: SpeechCommand {
         } else {
             let clock = ContinuousClock()
             let start = clock.now
-            let transcriber = try model.loadTranscriber()
+            let transcriber = try model.loadTranscriber(computeType: computeType)
             modelLoadSeconds = (clock.now - start).seconds
             console.log(String(format: "Loaded %@ in %.2f s; transcribing %d clips.", model.description,
                                modelLoadSeconds ?? 0, entries.count))
@@ -129,7 +132,7 @@ struct EvalCommand: SpeechCommand {
     private func runStreaming(_ entries: [ManifestEntry], console: Console) async throws {
         let clock = ContinuousClock()
         let start = clock.now
-        let accurate = try model.loadTranscriber()
+        let accurate = try model.loadTranscriber(computeType: computeType)
         let fast = AssetStore.default.isInstalled(.whisperTinyEn) ? try ModelCache.shared.transcriber(.whisperTinyEn) : nil
         let loadSeconds = (clock.now - start).seconds
         console.log(String(format: "Loaded %@%@ in %.2f s; streaming %d clips.", model.description,

@@ -13,6 +13,18 @@ enum ModelChoice: Sendable, Hashable, CustomStringConvertible {
         "model", "name|path",
         help: "Model: \(ModelName.allCases.map(\.rawValue).joined(separator: ", ")), or a model folder\n(default: \(ModelName.default.rawValue)).")
 
+    /// The `--compute-type` option of the commands that load a model for speed or accuracy runs.
+    static let computeTypeOption = OptionSpec.value(
+        "compute-type", "type",
+        help: "Weights and matrix kernels: \(ComputeType.allCases.map(\.rawValue).joined(separator: " or ")) (default: \(ComputeType.default.rawValue)).")
+
+    /// Reads `--compute-type`.
+    /// - Throws: ``UsageError`` if it names no compute type.
+    static func computeType(arguments: ParsedArguments) throws(UsageError) -> ComputeType {
+        try arguments.choice("compute-type", from: ComputeType.allCases.map(\.rawValue))
+            .flatMap(ComputeType.init(rawValue:)) ?? .default
+    }
+
     /// Reads `--model`.
     /// - Throws: ``UsageError`` if it is neither a model name nor a folder.
     init(arguments: ParsedArguments) throws(UsageError) {
@@ -49,10 +61,10 @@ enum ModelChoice: Sendable, Hashable, CustomStringConvertible {
     /// Loads the model and returns a transcriber over it.
     /// - Throws: `EngineError(.modelNotFound)` or `.invalidModelFile`, whose
     ///   messages name the file and the install command.
-    func loadTranscriber() throws -> Transcriber {
+    func loadTranscriber(computeType: ComputeType = .default) throws -> Transcriber {
         switch self {
-        case .named(let name): return try Transcriber(model: name)
-        case .directory(let url): return Transcriber(model: try WhisperModel(directory: url))
+        case .named(let name): return Transcriber(model: try WhisperModel(name, computeType: computeType))
+        case .directory(let url): return Transcriber(model: try WhisperModel(directory: url, computeType: computeType))
         }
     }
 }

@@ -7,11 +7,12 @@ struct TranscribeCommand: SpeechCommand {
     static let help = CommandHelp(
         commandName: "transcribe",
         overview: "Transcribe audio files (WAV, FLAC, OGG/Opus, MP3; any rate and channel count).",
-        usage: "transcribe <file>... [--language xx|auto] [--model <name>] [--beam <N>] [--format text|json|srt|vtt] [--words] [--prompt <text>] [--phrase <phrase>]... [--threads <N>] [--padding silence|zeros|both]",
+        usage: "transcribe <file>... [--language xx|auto] [--model <name>] [--compute-type int8|float32] [--beam <N>] [--format text|json|srt|vtt] [--words] [--prompt <text>] [--phrase <phrase>]... [--threads <N>] [--padding silence|zeros|both]",
         arguments: [("<file>", "Audio files to transcribe.")],
         commandOptions: [
             DecodingArguments.languageOption,
             ModelChoice.option,
+            ModelChoice.computeTypeOption,
             DecodingArguments.beamOption,
             .value("format", "format", help: "Output: text, json, srt or vtt (default: text)."),
             .flag("words", help: "Show each word with its start, end and confidence."),
@@ -30,6 +31,7 @@ struct TranscribeCommand: SpeechCommand {
     var files: [String]
     var decoding: DecodingArguments
     var model: ModelChoice
+    var computeType: ComputeType
     var format: OutputFormat
     var words: Bool
     var prompt: String?
@@ -40,6 +42,7 @@ struct TranscribeCommand: SpeechCommand {
         files = arguments.positionals
         decoding = try DecodingArguments(arguments: arguments)
         model = try ModelChoice(arguments: arguments)
+        computeType = try ModelChoice.computeType(arguments: arguments)
         format = try arguments.choice("format", from: OutputFormat.names).flatMap(OutputFormat.init(rawValue:)) ?? .text
         words = arguments.flag("words")
         prompt = arguments.value("prompt")
@@ -75,7 +78,7 @@ struct TranscribeCommand: SpeechCommand {
         // Fail fast, before the model loads, when a path is not an audio file at
         // all (missing, a loop, a directory, a device, a pipe, empty).
         for file in files { try AudioDecoder.checkAudioFile(at: file) }
-        let transcriber = try model.loadTranscriber()
+        let transcriber = try model.loadTranscriber(computeType: computeType)
         let formatter = TranscriptFormatter(format: format, includesWords: words)
         var results: [TranscriptFormatter.FileResult] = []
         var failures: [String] = []

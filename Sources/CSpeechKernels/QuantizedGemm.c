@@ -1,0 +1,146 @@
+// The driver of the int8 kernels: path choice, weight packing, activation
+// quantization, the portable tile, and the blocked loop every path shares.
+#include "CSpeechKernels.h"
+#include "Tiles.h"
+#include <math.h>
+#include <string.h>
+
+sk_path sk_best_path(void) {
+    if (sk_path_supported(SK_PATH_VNNI)) return SK_PATH_VNNI;
+    if (sk_path_supported(SK_PATH_AVX2)) return SK_PATH_AVX2;
+    return SK_PATH_SCALAR;
+}
+
+int sk_path_supported(sk_path path) {
+    switch (path) {
+    case SK_PATH_SCALAR: return 1;
+#if defined(__x86_64__) || defined(__i386__)
+    case SK_PATH_AVX2: return __builtin_cpu_supports("avx2");
+    case SK_PATH_VNNI:
+        return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+               __builtin_cpu_supports("avx512vnni");
+#endif
+    default: return 0;
+    }
+}
+
+/// Symmetric quantization of one value with `inverse` = 127 / max|x|.
+static inline int quantize(float value, float inverse) {
+    long q = lrintf(value * inverse);
+    return q > 127 ? 127 : (q < -127 ? -127 : (int)q);
+}
+
+static inline float maximum_magnitude(const float *x, int count) {
+    float m = 0;
+    for (int k = 0; k < count; k++) m = fmaxf(m, fabsf(x[k]));
+    return m;
+}
+
+/// Byte offset of weight (row, k) in the packed layout.
+static inline size_t packed_offset(int row, int k, int padded_in) {
+    return (size_t)(row / 16) * 16 * padded_in + (size_t)(k / 4) * 64 + (row % 16) * 4 + k % 4;
+}
+
+void sk_pack_rows(const float *rows, int first, int count, int in_count,
+                  int8_t *packed, float *scales, int32_t *sums) {
+    const int padded = sk_padded_in(in_count);
+    for (int i = 0; i < count; i++) {
+        const float *source = rows + (size_t)i * in_count;
+        const float magnitude = maximum_magnitude(source, in_count);
+        const float inverse = magnitude > 0 ? 127.0f / magnitude : 0;
+        const int row = first + i;
+        int32_t sum = 0;
+        for (int k = 0; k < in_count; k++) {
+            const int q = quantize(source[k], inverse);
+            packed[packed_offset(row, k, padded)] = (int8_t)q;
+            sum += q;
+        }
+        scales[row] = magnitude / 127.0f;
+        sums[row] = sum;
+    }
+}
+
+void sk_unpack_row(const int8_t *packed, const float *scales, int row, int in_count, float *out) {
+    const int padded = sk_padded_in(in_count);
+    const float scale = scales[row];
+    for (int k = 0; k < in_count; k++) out[k] = (float)packed[packed_offset(row, k, padded)] * scale;
+}
+
+void sk_quantize_rows(sk_path path, const float *x, int rows, int in_count, int8_t *q, float *scales) {
+    const int padded = sk_padded_in(in_count);
+    // VNNI reads activations as unsigned bytes: a + 128 (zero is 128).
+    const int offset = path == SK_PATH_VNNI ? 128 : 0;
+    for (int r = 0; r < rows; r++) {
+        const float *source = x + (size_t)r * in_count;
+        int8_t *target = q + (size_t)r * padded;
+        const float magnitude = maximum_magnitude(source, in_count);
+        const float inverse = magnitude > 0 ? 127.0f / magnitude : 0;
+        for (int k = 0; k < in_count; k++) target[k] = (int8_t)(uint8_t)(quantize(source[k], inverse) + offset);
+        for (int k = in_count; k < padded; k++) target[k] = (int8_t)(uint8_t)offset;
+        scales[r] = magnitude / 127.0f;
+    }
+}
+
+/// The portable tile: the same sums in plain C (at most 8 rows, 2 blocks).
+static void tile_scalar(int mr, const int8_t *a, int a_stride, const int8_t *w, size_t block_bytes,
+                        int nb, int groups, int32_t *out) {
+    for (int i = 0; i < mr; i++) {
+        const int8_t *x = a + (size_t)i * a_stride;
+        for (int b = 0; b < nb; b++) {
+            const int8_t *block = w + b * block_bytes;
+            for (int j = 0; j < 16; j++) {
+                int32_t sum = 0;
+                for (int g = 0; g < groups; g++) {
+                    const int8_t *four = block + g * 64 + j * 4;
+                    for (int k = 0; k < 4; k++) sum += (int32_t)x[g * 4 + k] * four[k];
+                }
+                out[i * SK_TILE_STRIDE + b * 16 + j] = sum;
+            }
+        }
+    }
+}
+
+/// Activation rows per chunk: a chunk of 96 rows (up to 192 KB at 2048
+/// inputs) stays in L2 while every weight panel of the thread's share
+/// passes over it; a panel (one or two blocks, at most 64 KB) stays in L1/L2
+/// across the chunk's tiles. Decoder steps (1-8 rows) are one chunk, so
+/// their weights are read from memory once per call for all rows.
+enum { ROW_CHUNK = 96 };
+
+void sk_gemm_s8(sk_path path, const int8_t *q, const float *qscales, int rows, int in_count,
+                const int8_t *packed, const float *wscales, const int32_t *wsums, const float *bias,
+                int out_count, int block_first, int block_end, float *out, int out_stride) {
+    sk_tile_fn tile = tile_scalar;
+    int max_rows = 8, max_blocks = 2;
+#if defined(__x86_64__) || defined(__i386__)
+    if (path == SK_PATH_VNNI) tile = sk_tile_vnni;
+    if (path == SK_PATH_AVX2) { tile = sk_tile_avx2; max_rows = 4; max_blocks = 1; }
+#endif
+    const int padded = sk_padded_in(in_count);
+    const int groups = padded / 4;
+    const size_t block_bytes = (size_t)16 * padded;
+    const int32_t correction = path == SK_PATH_VNNI ? 128 : 0;
+    int32_t acc[8 * SK_TILE_STRIDE];
+    for (int chunk = 0; chunk < rows; chunk += ROW_CHUNK) {
+        const int chunk_end = chunk + ROW_CHUNK < rows ? chunk + ROW_CHUNK : rows;
+        for (int block = block_first; block < block_end; block += max_blocks) {
+            const int nb = block_end - block < max_blocks ? block_end - block : max_blocks;
+            const int first = block * 16;
+            const int last = first + nb * 16 < out_count ? first + nb * 16 : out_count;
+            const int8_t *w = packed + (size_t)block * block_bytes;
+            for (int r = chunk; r < chunk_end; r += max_rows) {
+                const int mr = chunk_end - r < max_rows ? chunk_end - r : max_rows;
+                tile(mr, q + (size_t)r * padded, padded, w, block_bytes, nb, groups, acc);
+                for (int i = 0; i < mr; i++) {
+                    const float scale = qscales[r + i];
+                    const int32_t *sum = acc + i * SK_TILE_STRIDE;
+                    float *y = out + (size_t)(r + i) * out_stride;
+                    for (int n = first; n < last; n++) {
+                        const float value = (float)(sum[n - first] - correction * wsums[n]) * (scale * wscales[n]);
+                        y[n] = bias ? value + bias[n] : value;
+                    }
+                }
+            }
+        }
+    }
+}

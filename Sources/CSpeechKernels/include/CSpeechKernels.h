@@ -1,0 +1,64 @@
+#ifndef CSPEECHKERNELS_H
+#define CSPEECHKERNELS_H
+// Integer matrix kernels for the engine's 8-bit weights.
+//
+// Weights are int8, symmetric, one scale per output row, packed once at load
+// in blocks of 16 output rows: block b holds, for each group g of 4 inputs,
+// the 4 weights of each of its 16 rows (64 bytes: row-major [16][4]). That is
+// the operand layout of VPDPBUSD and, split in two halves of 8 rows, of
+// VPMADDUBSW, so every path reads the same bytes. Inputs are padded to a
+// multiple of 4 and rows to a multiple of 16 with zero weights.
+//
+// Activations are quantized per row at each call (symmetric, [-127, 127]).
+#include <stddef.h>
+#include <stdint.h>
+
+/// The instruction paths of the kernels.
+typedef enum {
+    /// Plain C: any CPU; the reference the vector paths must equal.
+    SK_PATH_SCALAR = 1,
+    /// AVX2: VPMADDUBSW on |a| and sign(a)·w (no int16 saturation: each pair
+    /// sum is at most 2·127·127), VPMADDWD to int32.
+    SK_PATH_AVX2 = 2,
+    /// AVX-512 VNNI: VPDPBUSD on a+128 (unsigned) and w, corrected by
+    /// 128·Σw per row.
+    SK_PATH_VNNI = 3,
+} sk_path;
+
+/// The fastest path this CPU runs (checked once with __builtin_cpu_supports).
+sk_path sk_best_path(void);
+
+/// Whether this CPU can run `path`.
+int sk_path_supported(sk_path path);
+
+/// Inputs padded to the 4-wide groups.
+static inline int sk_padded_in(int in_count) { return (in_count + 3) & ~3; }
+
+/// Output rows padded to the 16-row blocks.
+static inline int sk_padded_out(int out_count) { return (out_count + 15) & ~15; }
+
+/// Quantizes rows `first ..< first + count` of a weight matrix (`rows` holds
+/// them, `[count, in_count]` float, row-major) into `packed`
+/// (`sk_padded_out(out_count) * sk_padded_in(in_count)` bytes, zeroed
+/// beforehand), writing each row's scale (max|w| / 127) and the sum of its
+/// quantized weights (the VNNI correction).
+void sk_pack_rows(const float *rows, int first, int count, int in_count,
+                  int8_t *packed, float *scales, int32_t *sums);
+
+/// Row `row` of a packed matrix, dequantized into `out[in_count]`
+/// (embedding lookups).
+void sk_unpack_row(const int8_t *packed, const float *scales, int row, int in_count, float *out);
+
+/// Quantizes `rows` activations of `in_count` values (row stride `in_count`)
+/// into `q` (`rows * sk_padded_in(in_count)` bytes) and `scales[rows]`, in the
+/// form `path` reads (offset by 128 for VNNI).
+void sk_quantize_rows(sk_path path, const float *x, int rows, int in_count, int8_t *q, float *scales);
+
+/// `out[r * out_stride + n] = (Σ_k q[r,k]·w[n,k]) · qscale[r] · wscale[n] + bias[n]`
+/// for rows `0 ..< rows` and outputs `block_first * 16 ..< min(block_end * 16, out_count)`.
+/// `bias` may be NULL. `q` and `qscales` come from `sk_quantize_rows` with the same path.
+void sk_gemm_s8(sk_path path, const int8_t *q, const float *qscales, int rows, int in_count,
+                const int8_t *packed, const float *wscales, const int32_t *wsums, const float *bias,
+                int out_count, int block_first, int block_end, float *out, int out_stride);
+
+#endif

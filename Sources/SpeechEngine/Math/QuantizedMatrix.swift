@@ -1,0 +1,104 @@
+import CSpeechKernels
+import Foundation
+
+/// A weight matrix `[outCount, inCount]` kept as int8, symmetric, one scale
+/// per output row (CTranslate2's int8 type), packed for the kernels of
+/// `CSpeechKernels` (blocks of 16 rows × groups of 4 inputs; see its header).
+/// Only this copy is kept: a quarter of the float weights' memory.
+struct QuantizedMatrix: Sendable {
+    let inCount: Int
+    let outCount: Int
+    /// `sk_padded_out(outCount) * sk_padded_in(inCount)` bytes.
+    private(set) var packed: [Int8]
+    /// Per output row: `max|w| / 127`.
+    private(set) var scales: [Float]
+    /// Per output row: the sum of its int8 weights (the VNNI path's correction).
+    private(set) var sums: [Int32]
+
+    /// An all-zero matrix whose rows `setRows` fills (loading quantizes a
+    /// tensor piece by piece as it is read, never holding it all as float).
+    init(outCount: Int, inCount: Int) {
+        precondition(outCount > 0 && inCount > 0 && outCount <= Int(Int32.max) && inCount <= Int(Int32.max),
+                     "QuantizedMatrix shape")
+        self.inCount = inCount
+        self.outCount = outCount
+        packed = [Int8](repeating: 0, count: Int(sk_padded_out(Int32(outCount))) * Int(sk_padded_in(Int32(inCount))))
+        scales = [Float](repeating: 0, count: outCount)
+        sums = [Int32](repeating: 0, count: outCount)
+    }
+
+    /// Quantizes a whole float matrix.
+    /// - Shape: `weight` is `[outCount, inCount]` row-major.
+    init(weight: [Float], outCount: Int, inCount: Int) {
+        precondition(weight.count == outCount * inCount, "QuantizedMatrix shape mismatch")
+        self.init(outCount: outCount, inCount: inCount)
+        weight.withUnsafeBufferPointer { setRows($0.baseAddress!, first: 0, count: outCount) }
+    }
+
+    /// Quantizes rows `first ..< first + count` from `rows` (`[count, inCount]`).
+    mutating func setRows(_ rows: UnsafePointer<Float>, first: Int, count: Int) {
+        precondition(first >= 0 && count >= 0 && first + count <= outCount, "QuantizedMatrix rows out of range")
+        packed.withUnsafeMutableBufferPointer { p in
+            scales.withUnsafeMutableBufferPointer { s in
+                sums.withUnsafeMutableBufferPointer { t in
+                    sk_pack_rows(rows, Int32(first), Int32(count), Int32(inCount), p.baseAddress!, s.baseAddress!,
+                                 t.baseAddress!)
+                }
+            }
+        }
+    }
+
+    /// Row `row` dequantized into `output[inCount]` (embedding lookups).
+    func copyRow(_ row: Int, into output: UnsafeMutablePointer<Float>) {
+        precondition(row >= 0 && row < outCount, "QuantizedMatrix row out of range")
+        packed.withUnsafeBufferPointer { p in
+            scales.withUnsafeBufferPointer { s in
+                sk_unpack_row(p.baseAddress!, s.baseAddress!, Int32(row), Int32(inCount), output)
+            }
+        }
+    }
+
+    /// `output = input · Wᵀ (+ bias)`: activations quantized per row, int8
+    /// products summed in int32, scaled back to float. Threads split the
+    /// output rows in 16-row blocks, so every weight is read once per call
+    /// however many input rows there are (decoder steps are memory bound).
+    /// - Shape: `input` is `[rows, inCount]`, `output` `[rows, outCount]`;
+    ///   `bias` is empty or `[outCount]`.
+    func multiply(_ input: UnsafePointer<Float>, rows: Int, bias: [Float], into output: UnsafeMutablePointer<Float>,
+                  path: KernelPath = .best) {
+        precondition(bias.isEmpty || bias.count == outCount, "QuantizedMatrix bias shape")
+        guard rows > 0 else { return }
+        let padded = Int(sk_padded_in(Int32(inCount)))
+        var activations = [Int8](repeating: 0, count: rows * padded)
+        var activationScales = [Float](repeating: 0, count: rows)
+        activations.withUnsafeMutableBufferPointer { q in
+            activationScales.withUnsafeMutableBufferPointer { s in
+                sk_quantize_rows(path.kernel, input, Int32(rows), Int32(inCount), q.baseAddress!, s.baseAddress!)
+            }
+        }
+        let blocks = Int(sk_padded_out(Int32(outCount))) / 16
+        let parts = min(ComputeThreads.current, blocks)
+        activations.withUnsafeBufferPointer { q in
+            activationScales.withUnsafeBufferPointer { qs in
+                packed.withUnsafeBufferPointer { p in
+                    scales.withUnsafeBufferPointer { ws in
+                        sums.withUnsafeBufferPointer { wsum in
+                            bias.withUnsafeBufferPointer { b in
+                                ComputeThreads.split(into: parts) { part in
+                                    sk_gemm_s8(path.kernel, q.baseAddress!, qs.baseAddress!, Int32(rows), Int32(inCount),
+                                               p.baseAddress!, ws.baseAddress!, wsum.baseAddress!,
+                                               bias.isEmpty ? nil : b.baseAddress!, Int32(outCount),
+                                               Int32(part * blocks / parts), Int32((part + 1) * blocks / parts),
+                                               output, Int32(outCount))
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Bytes this matrix holds (weights, scales, sums).
+    var byteCount: Int { packed.count + 4 * scales.count + 4 * sums.count }
+}
