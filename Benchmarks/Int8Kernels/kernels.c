@@ -1,0 +1,80 @@
+// Throughput of the int8 kernels (every path this CPU runs) against OpenBLAS
+// sgemm on the engine's shapes, one thread, median of repeated calls.
+// Build and run: Benchmarks/Int8Kernels/run.sh
+#include <CSpeechKernels.h>
+#include <cblas.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static double now(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec + t.tv_nsec * 1e-9;
+}
+
+static int compare(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static float *random_floats(size_t n) {
+    float *v = malloc(n * sizeof *v);
+    for (size_t i = 0; i < n; i++) v[i] = (float)rand() / RAND_MAX * 2 - 1;
+    return v;
+}
+
+enum { REPEATS = 9 };
+
+static void shape(int rows, int in, int out) {
+    float *x = random_floats((size_t)rows * in), *w = random_floats((size_t)out * in);
+    float *y = malloc((size_t)rows * out * sizeof *y);
+    int8_t *packed = calloc((size_t)sk_padded_out(out) * sk_padded_in(in), 1);
+    float *scales = malloc(out * sizeof *scales);
+    int32_t *sums = malloc(out * sizeof *sums);
+    sk_pack_rows(w, 0, out, in, packed, scales, sums);
+    int8_t *q = malloc((size_t)rows * sk_padded_in(in));
+    float *qs = malloc(rows * sizeof *qs);
+    double ops = 2.0 * rows * in * out, t[REPEATS];
+    for (int r = 0; r < REPEATS; r++) {
+        double start = now();
+        if (rows > 8) {
+            cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, rows, out, in, 1, x, in, w, in, 0, y, out);
+        } else {
+            for (int i = 0; i < rows; i++) cblas_sgemv(CblasRowMajor, CblasNoTrans, out, in, 1, w, in, x + i * in, 1, 0, y + i * out, 1);
+        }
+        t[r] = now() - start;
+    }
+    qsort(t, REPEATS, sizeof *t, compare);
+    printf("%5d x %5d -> %5d  %-14s %8.3f ms %7.1f GOP/s\n", rows, in, out, rows > 8 ? "sgemm" : "sgemv per row",
+           t[REPEATS / 2] * 1e3, ops / t[REPEATS / 2] * 1e-9);
+    const char *names[] = {"", "int8 scalar", "int8 avx2", "int8 vnni"};
+    for (int path = SK_PATH_SCALAR; path <= SK_PATH_VNNI; path++) {
+        if (!sk_path_supported((sk_path)path)) continue;
+        int repeats = path == SK_PATH_SCALAR ? 3 : REPEATS;
+        for (int r = 0; r < repeats; r++) {
+            double start = now();
+            sk_quantize_rows((sk_path)path, x, rows, in, q, qs);
+            sk_gemm_s8((sk_path)path, q, qs, rows, in, packed, scales, sums, NULL, out, 0, sk_padded_out(out) / 16, y, out);
+            t[r] = now() - start;
+        }
+        qsort(t, repeats, sizeof *t, compare);
+        printf("%5d x %5d -> %5d  %-14s %8.3f ms %7.1f GOP/s\n", rows, in, out, names[path],
+               t[repeats / 2] * 1e3, ops / t[repeats / 2] * 1e-9);
+    }
+    free(x); free(w); free(y); free(packed); free(scales); free(sums); free(q); free(qs);
+}
+
+int main(void) {
+    openblas_set_num_threads(1);
+    shape(1500, 512, 2048);
+    shape(1500, 2048, 512);
+    shape(1500, 512, 1536);
+    shape(1, 512, 2048);
+    shape(5, 512, 2048);
+    shape(5, 2048, 512);
+    shape(1, 512, 51865);
+    shape(5, 512, 51865);
+    return 0;
+}

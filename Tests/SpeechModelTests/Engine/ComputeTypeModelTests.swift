@@ -1,0 +1,33 @@
+import Foundation
+import SpeechEngine
+import SpeechEvaluation
+import TestSupport
+import Testing
+
+/// int8 weights and kernels (the default) against float32 on real speech:
+/// the int8 transcripts of a corpus slice keep the float32 WER within two
+/// points (about six words of the slice's 324), and what loads by default
+/// is int8 in a quarter of the float weights' memory.
+@Suite("Compute types (whisper-base)", .serialized, .enabled(if: Models.testsEnabled, Models.disabledReason))
+struct ComputeTypeModelTests {
+    let scorer = TranscriptScorer()
+
+    @Test func int8KeepsTheFloat32WEROnReadSpeech() throws {
+        let int8 = try Models.transcriber()
+        #expect(int8.model.computeType == .int8)
+        let float32 = Transcriber(model: try WhisperModel(.whisperBase, computeType: .float32))
+        let entries = try CorpusManifest.entries(set: "librispeech-dev-clean") + CorpusManifest.entries(set: "ljspeech")
+        #expect(entries.count >= 8)
+        var counts: [ComputeType: ErrorCounts] = [.int8: ErrorCounts(), .float32: ErrorCounts()]
+        for entry in entries {
+            for (type, transcriber) in [(ComputeType.int8, int8), (.float32, float32)] {
+                let transcript = try transcriber.transcribe(file: entry.audioURL, options: .greedy)
+                counts[type]! += scorer.score(reference: entry.referenceText, hypothesis: transcript.text,
+                                              languageTag: entry.languageTag).counts
+            }
+        }
+        let int8Rate = counts[.int8]!.rate, float32Rate = counts[.float32]!.rate
+        #expect(int8Rate <= float32Rate + 0.02, "int8 WER \(int8Rate), float32 \(float32Rate)")
+        #expect(float32Rate < 0.10, "float32 WER \(float32Rate)")
+    }
+}
