@@ -25,12 +25,15 @@ int sk_path_supported(sk_path path) {
 }
 
 /// Symmetric quantization of one value with `inverse` = 127 / max|x|:
-/// clamped to [-127, 127], rounded half to even (the same in every build,
-/// so every path sees the same bytes).
+/// clamped to [-127, 127], rounded half to even (the same arithmetic in
+/// every build, so every path sees the same bytes).
 static inline int quantize(float value, float inverse) {
     const float scaled = value * inverse;
     const float clamped = scaled > 127.0f ? 127.0f : (scaled < -127.0f ? -127.0f : scaled);
-    return (int)__builtin_rintf(clamped);
+    // Adding and removing 1.5·2^23 rounds to the nearest integer, ties to
+    // even, in plain arithmetic (rintf is a libm call on baseline x86-64).
+    const float magic = 12582912.0f;
+    return (int)((clamped + magic) - magic);
 }
 
 static inline float maximum_magnitude(const float *x, int count) {

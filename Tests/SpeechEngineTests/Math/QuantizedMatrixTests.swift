@@ -31,8 +31,16 @@ import Testing
         Case(rows: 9, inCount: 101, outCount: 33), Case(rows: 7, inCount: 1, outCount: 17),
     ]
 
+    /// Uniform values in `-scale...scale`, filled through a raw buffer: the
+    /// vocabulary-sized matrices have 26 M of them and this suite runs in debug.
     static func random(_ count: Int, seed: UInt64, scale: Float = 1) -> [Float] {
-        LinearTests.random(count, seed: seed).map { $0 * scale }
+        var generator = SeededGenerator(seed: seed)
+        return [Float](unsafeUninitializedCapacity: count) { buffer, initialized in
+            for i in 0..<count {
+                buffer[i] = (Float(generator.next() >> 40) / Float(1 << 24) * 2 - 1) * scale
+            }
+            initialized = count
+        }
     }
 
     /// Per row of a `[count, width]` matrix: the largest magnitude and the sum of magnitudes.
