@@ -56,19 +56,10 @@ enum ComputeThreads {
 /// Helper threads with a low-latency hand-off. A decoder step is about fifty
 /// jobs of tens of microseconds, so a helper spins briefly for the next job
 /// before it sleeps on its semaphore (the caller wakes it only when asleep).
-///
-/// Parts are claimed, not assigned: the caller and every helper that has
-/// started take the next unclaimed part until none is left, and the caller
-/// withdraws the job from helpers that have not started by then. On a busy
-/// machine a helper may wait milliseconds for a core; the caller then does
-/// that helper's share itself instead of waiting for it (a decoder step's
-/// fifty hand-offs cost more than the whole step otherwise).
 private final class PartWorkers: @unchecked Sendable {
     static let shared = PartWorkers(maximumHelperCount: ProcessInfo.processInfo.activeProcessorCount - 1)
 
-    /// A slot's states: `posted` to `running` by its helper (which then
-    /// claims parts), or back to `idle` by the caller withdrawing it.
-    private enum State { static let idle = 0, posted = 1, asleep = 2, running = 3 }
+    private enum State { static let idle = 0, posted = 1, asleep = 2 }
     /// Checks a helper makes, yielding the CPU between them, before it sleeps
     /// (a few hundred microseconds). Yielding keeps a waiting thread from
     /// holding a core that another process or the job's other half needs.
@@ -83,10 +74,6 @@ private final class PartWorkers: @unchecked Sendable {
     let maximumHelperCount: Int
     private let slots: [Slot]
     private let completed = Atomic<Int>(0)
-    /// The next part of the current job nobody has claimed.
-    private let nextPart = Atomic<Int>(0)
-    // Written under `busy` before the job is posted.
-    private var partCount = 0
     private let busy = NSLock()
     // Written under `busy` before a release store of `posted`; read after an acquire load.
     private var job: ((Int) -> Void)?
@@ -121,8 +108,7 @@ private final class PartWorkers: @unchecked Sendable {
         let slot = slots[helper]
         while true {
             var spins = 0
-            while !slot.state.compareExchange(expected: State.posted, desired: State.running,
-                                              ordering: .acquiringAndReleasing).exchanged {
+            while slot.state.load(ordering: .acquiring) != State.posted {
                 spins += 1
                 if spins < Self.spinLimit {
                     sched_yield()
@@ -134,18 +120,9 @@ private final class PartWorkers: @unchecked Sendable {
                 }
                 spins = 0
             }
-            if let job { runClaimedParts(job) }
+            job?(helper + 1)
             slot.state.store(State.idle, ordering: .releasing)
             completed.add(1, ordering: .releasing)
-        }
-    }
-
-    /// Runs parts of the current job until every part is claimed.
-    private func runClaimedParts(_ body: (Int) -> Void) {
-        while true {
-            let part = nextPart.wrappingAdd(1, ordering: .relaxed).oldValue
-            guard part < partCount else { return }
-            body(part)
         }
     }
 
@@ -156,24 +133,15 @@ private final class PartWorkers: @unchecked Sendable {
         withoutActuallyEscaping(body) { body in
             let helpers = min(started.load(ordering: .acquiring), parts - 1)
             job = body
-            partCount = parts
-            nextPart.store(0, ordering: .relaxed)
             completed.store(0, ordering: .relaxed)
             for helper in 0..<helpers {
                 if slots[helper].state.exchange(State.posted, ordering: .acquiringAndReleasing) == State.asleep {
                     slots[helper].wake.signal()
                 }
             }
-            runClaimedParts(body)
-            // Every part is claimed. A helper that has not started yet is
-            // withdrawn; the others finish the part they hold.
-            var running = 0
-            for helper in 0..<helpers {
-                let withdrawn = slots[helper].state.compareExchange(expected: State.posted, desired: State.idle,
-                                                                    ordering: .acquiringAndReleasing).exchanged
-                if !withdrawn { running += 1 }
-            }
-            while completed.load(ordering: .acquiring) < running { sched_yield() }
+            body(0)
+            for part in (helpers + 1)..<parts { body(part) }
+            while completed.load(ordering: .acquiring) < helpers { sched_yield() }
             job = nil
         }
     }
