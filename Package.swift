@@ -110,6 +110,10 @@ let package = Package(
         .executableTarget(name: "CustomLanguageModelBenchmark", dependencies: ["Speech", "SpeechEvaluation"],
                           path: "Benchmarks/CustomLanguageModel", swiftSettings: swift6),
 
+        // An hour of live audio through each face, memory/threads/fds sampled (Benchmarks/Soak/run.sh).
+        .executableTarget(name: "SpeechSoak", dependencies: ["Speech"], path: "Benchmarks/Soak",
+                          exclude: ["run.sh"], swiftSettings: swift6),
+
         // MARK: Migration guide examples (each: a before and an after half, run by SpeechMigrationTests)
         .executableTarget(name: "GuideRecognizerToAnalyzer", dependencies: ["Speech"],
                           path: "MigrationGuide/Examples/RecognizerToAnalyzer", swiftSettings: swift6),

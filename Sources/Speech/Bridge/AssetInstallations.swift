@@ -1,6 +1,5 @@
 import Foundation
 internal import SpeechEngine
-import Synchronization
 
 /// The installations running in this process, one per model folder, shared
 /// by every request that asks for the same model.
@@ -16,7 +15,7 @@ enum AssetInstallations {
         var observers: [@Sendable (Double) -> Void] = []
     }
 
-    private static let running = Mutex<[String: Installation]>([:])
+    private static let running = LockedState<[String: Installation]>([:])
 
     private static func key(_ model: ModelName, _ store: AssetStore) -> String {
         store.directory(for: model).path

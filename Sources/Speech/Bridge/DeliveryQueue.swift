@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Runs callbacks on an `OperationQueue` one at a time, in the order they
 /// were submitted, whatever the queue's concurrency.
@@ -19,7 +18,7 @@ final class DeliveryQueue: Sendable {
     /// The queue the callbacks run on.
     let queue: OperationQueue
     private let scheduler: BridgeScheduler
-    private let state = Mutex(State())
+    private let state = LockedState(State())
 
     /// Delivers on `queue`, adding operations through `scheduler`.
     init(queue: OperationQueue, scheduler: BridgeScheduler = .system) {

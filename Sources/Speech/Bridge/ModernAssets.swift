@@ -1,6 +1,5 @@
 import Foundation
 internal import SpeechEngine
-import Synchronization
 
 /// The asset state behind `AssetInventory` and the modules: which Whisper
 /// model serves a locale, whether it is installed, how to install it, and
@@ -69,7 +68,7 @@ struct ModernAssets: Sendable {
 
     /// The reserved locales (BCP-47 `language-REGION`), in reservation order.
     func reservedLocales() -> [Locale] {
-        ModernAssets.lock.withLock { _ in loadReservations() }.map { Locale(identifier: $0) }
+        ModernAssets.lock.withLock { loadReservations() }.map { Locale(identifier: $0) }
     }
 
     /// Reserves `locale` (as its supported equivalent); `false` if it was
@@ -81,7 +80,7 @@ struct ModernAssets: Sendable {
             throw ModernErrors.unsupportedLocale(locale)
         }
         let key = LocaleMapping.key(of: supported)
-        return try ModernAssets.lock.withLock { _ in
+        return try ModernAssets.lock.withLock {
             var reserved = loadReservations()
             if reserved.contains(where: { LocaleMapping.matches(Locale(identifier: $0), supported) }) { return false }
             guard reserved.count < maximumReservations else {
@@ -95,7 +94,7 @@ struct ModernAssets: Sendable {
 
     /// Releases the reservation of `locale`; `false` if it was not reserved.
     func release(_ locale: Locale) -> Bool {
-        ModernAssets.lock.withLock { _ in
+        ModernAssets.lock.withLock {
             var reserved = loadReservations()
             let wanted = ModernLocales.supportedLocale(equivalentTo: locale, assets: self) ?? locale
             guard let index = reserved.firstIndex(where: {
@@ -129,7 +128,7 @@ struct ModernAssets: Sendable {
     }
 
     /// Serializes reservation changes within the process.
-    private static let lock = Mutex(())
+    private static let lock = NSLock()
 
     private func loadReservations() -> [String] {
         guard let data = try? Data(contentsOf: reservationsFile),

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Contextual information for an analysis: vocabulary hints and app data.
 ///
@@ -19,7 +18,7 @@ public final class AnalysisContext: Sendable {
         var userData: [UserDataTag: any Sendable] = [:]
     }
 
-    private let state = Mutex(State())
+    private let state = LockedState(State())
 
     /// Creates an empty context.
     public init() {}

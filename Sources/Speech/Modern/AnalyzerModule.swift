@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// What the analyzer needs from a module. The framework's modules implement
 /// it; the analyzer drives modules only through it, never through their
@@ -68,8 +67,8 @@ final class ModuleOutput<Element: Sendable>: ModuleResultChannel {
     /// The sequence `results` returns; the same one on every access.
     let stream: AsyncThrowingStream<Element, any Error>
     private let continuation: AsyncThrowingStream<Element, any Error>.Continuation
-    private let owner = Mutex<ObjectIdentifier?>(nil)
-    private let finished = Mutex(false)
+    private let owner = LockedState<ObjectIdentifier?>(nil)
+    private let finished = LockedState(false)
     private let makeFromTranscription: @Sendable (ModernTranscription) -> Element?
     private let makeFromDetection: @Sendable (ModernDetection) -> Element?
 

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Overrides for tests, scoped to a task (and the tasks it creates), so that
 /// tests running in parallel do not see each other's overrides.
@@ -27,7 +26,7 @@ final class ModernAnalysisSlots: Sendable {
 
     /// How many analyses may run at once.
     let limit: Int
-    private let inUse = Mutex(0)
+    private let inUse = LockedState(0)
 
     /// Slots allowing `limit` analyses at once.
     init(limit: Int) {

@@ -168,9 +168,9 @@ extension SpeechAnalyzer {
     }
 
     /// Ends the analysis. Every session is cancelled and waiters are
-    /// released at once. After a failure the result sequences throw `error`
-    /// now; after a normal finish each transcriber's sequence ends once the
-    /// results its sessions emitted before the cancellation are published.
+    /// released at once. Each transcriber's sequence ends once the results
+    /// its sessions emitted before the cancellation are published (after a
+    /// failure only the final ones), then throws `error` if there is one.
     private func end(with error: (any Error)?) {
         phase = .finished(error)
         inputGeneration += 1
@@ -181,7 +181,10 @@ extension SpeechAnalyzer {
         for id in Array(runners.keys) {
             guard let runner = runners[id] else { continue }
             runner.backend?.cancel()
-            if error != nil || !runner.isReading {
+            // A runner still reading keeps publishing the finals its session
+            // emitted before the end (after a failure too: text the engine
+            // committed is never dropped); its results end when its updates do.
+            if !runner.isReading {
                 runners[id] = nil
                 runner.module.output.finish(throwing: runner.module.role.reportsErrors ? error : nil)
             } else {

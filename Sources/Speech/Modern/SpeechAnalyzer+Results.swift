@@ -6,9 +6,16 @@ extension SpeechAnalyzer {
     /// Maps one update of a transcriber's backend to module results.
     ///
     /// After a normal finish the updates the backend emitted before it was
-    /// cancelled are still published; after a failure nothing is.
+    /// cancelled are still published; after a failure (a bad buffer, a
+    /// vanished device, found while those updates were in flight) only the
+    /// final ones are: committed text reaches the app before the error.
     func handle(_ update: SessionUpdate, runner runnerID: ObjectIdentifier) {
-        if case .finished(_?) = phase { return }
+        if case .finished(_?) = phase {
+            guard case .final(let span) = update, var runner = runners[runnerID] else { return }
+            publishFinal(span, runner: &runner)
+            runners[runnerID] = runner
+            return
+        }
         guard var runner = runners[runnerID] else { return }
         let isPrimary = runnerID == primaryRunner
         switch update {
@@ -57,7 +64,7 @@ extension SpeechAnalyzer {
         runner.isReading = false
         if case .finished(let error) = phase {
             runners[runnerID] = nil
-            runner.module.output.finish(throwing: error)
+            runner.module.output.finish(throwing: runner.module.role.reportsErrors ? error : nil)
             if !runners.values.contains(where: \.isReading) { finishDetectors(throwing: error) }
             return
         }

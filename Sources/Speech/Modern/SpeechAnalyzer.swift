@@ -1,7 +1,6 @@
 import AVFoundation
 import CoreMedia
 import Foundation
-import Synchronization
 
 /// Analyzes audio with a set of modules (transcribers, a speech detector) and
 /// publishes each module's results through the module's `results` sequence.
@@ -65,7 +64,7 @@ public final actor SpeechAnalyzer: Sendable {
     /// `start`, so that a replaced sequence stops being consumed.
     var inputGeneration = 0
     /// The task consuming the current input sequence.
-    let inputTask = Mutex<Task<Void, Never>?>(nil)
+    let inputTask = LockedState<Task<Void, Never>?>(nil)
     /// Whether the current input sequence ended and was fully consumed.
     var inputExhausted = false
     /// End of the audio consumed so far; `nil` before any input.

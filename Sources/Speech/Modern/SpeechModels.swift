@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Model management for the speech modules.
 @available(macOS 26.0, iOS 26.0, *)
@@ -41,7 +40,7 @@ final class ModelRetention: Sendable {
 
     /// How long `.lingering` keeps models after the last analysis ended.
     let lingeringSeconds: Double
-    private let state = Mutex(State())
+    private let state = LockedState(State())
     private let releaseModels: @Sendable () -> Void
     /// Where the lingering time is kept (the system's clock; a test's manual one).
     private let scheduler: BridgeScheduler

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Which recognition pipeline a transcriber module runs on.
 ///
@@ -9,7 +8,7 @@ import Synchronization
 /// modules and result sequences while the legacy pipeline recognizes. The
 /// choice is read when the transcriber's backend starts (its first audio).
 package final class TranscriberPipeline: Sendable {
-    private let chosen = Mutex<RecognitionSessionFactory?>(nil)
+    private let chosen = LockedState<RecognitionSessionFactory?>(nil)
 
     init() {}
 

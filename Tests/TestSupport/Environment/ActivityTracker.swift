@@ -1,4 +1,4 @@
-import Synchronization
+import Speech
 
 /// Counts the work a face has in flight, so that a test can wait until the
 /// face is quiescent instead of sleeping.
@@ -23,7 +23,7 @@ package final class ActivityTracker: Sendable {
         var isQuiet: Bool { running <= parked }
     }
 
-    private let state = Mutex(State())
+    private let state = LockedState(State())
 
     /// A tracker with nothing in flight.
     package init() {}

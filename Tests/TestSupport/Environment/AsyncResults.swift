@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Speech
 
 /// Every element of a result sequence until it ends, or the error it threw.
 package func collect<S: AsyncSequence & Sendable>(_ sequence: S)
@@ -36,7 +36,7 @@ package func value<T: Sendable>(of task: Task<T, Never>, within seconds: Double 
 
 /// Lets exactly one of several racers resume a continuation.
 package final class ResumeOnce: Sendable {
-    private let done = Mutex(false)
+    private let done = LockedState(false)
 
     package init() {}
 

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Speech
 
 /// A point where a fake (an installer, a model load) stops until the test
 /// opens it, and tells the test that it got there: the test acts while the
@@ -12,7 +12,7 @@ package final class Gate: Sendable {
         var openWaiters: [CheckedContinuation<Void, Never>] = []
     }
 
-    private let state = Mutex(State())
+    private let state = LockedState(State())
 
     package init() {}
 

@@ -1,7 +1,6 @@
 import AVFoundation
 import Foundation
 import Speech
-import Synchronization
 
 /// An analyzer input sequence fed by the test, one buffer at a time.
 ///
@@ -18,7 +17,7 @@ package final class InputFeed: Sendable {
 
     /// The state, shared with the stream's producer.
     private final class Shared: Sendable {
-        let state = Mutex(State())
+        let state = LockedState(State())
     }
 
     private let shared: Shared

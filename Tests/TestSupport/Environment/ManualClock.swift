@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Speech
 
 /// Time that moves only when the test says so.
 ///
@@ -20,7 +20,7 @@ package final class ManualClock: Sendable {
         var timers: [Int: Timer] = [:]
     }
 
-    private let state = Mutex(State())
+    private let state = LockedState(State())
 
     /// A clock at time 0 with no timers.
     package init() {}

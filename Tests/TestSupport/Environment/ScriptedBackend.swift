@@ -1,7 +1,6 @@
 import Foundation
 import Speech
 import SpeechEngine
-import Synchronization
 
 /// The fake engine: a `RecognitionBackend` that plays a script of
 /// `SessionUpdate`s in answer to the face's verbs and records every verb.
@@ -55,8 +54,8 @@ package final class ScriptedBackend: RecognitionBackend, Sendable {
 
     /// The state, shared with the update stream's producer.
     private final class Shared: Sendable {
-        let state: Mutex<State>
-        init(_ state: State) { self.state = Mutex(state) }
+        let state: LockedState<State>
+        init(_ state: State) { self.state = LockedState(state) }
     }
 
     private let shared: Shared

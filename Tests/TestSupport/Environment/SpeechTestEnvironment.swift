@@ -1,7 +1,6 @@
 import Foundation
 import Speech
 import SpeechEngine
-import Synchronization
 import Testing
 
 /// One test environment for both faces: scripted backends in place of the
@@ -25,14 +24,14 @@ package final class SpeechTestEnvironment: Sendable {
     package let tracker = ActivityTracker()
     /// The faces' timers' time.
     package let clock = ManualClock()
-    private let backends: Mutex<Backends>
+    private let backends: LockedState<Backends>
     /// Makes a backend when the queue runs out (`nil`: fail like a missing model).
     private let makeMore: (@Sendable () -> ScriptedBackend)?
 
     /// An environment handing out `backends` in order, then ones from `makeMore`.
     package init(_ backends: [ScriptedBackend] = [],
                 makeMore: (@Sendable () -> ScriptedBackend)? = { ScriptedBackend() }) {
-        self.backends = Mutex(Backends(pending: backends))
+        self.backends = LockedState(Backends(pending: backends))
         self.makeMore = makeMore
     }
 

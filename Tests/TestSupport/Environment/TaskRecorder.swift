@@ -1,6 +1,5 @@
 import Foundation
 import Speech
-import Synchronization
 
 /// Records what a recognition task delivers — handler calls or delegate
 /// calls — in order, with the queue each ran on.
@@ -42,7 +41,7 @@ package final class TaskRecorder: NSObject, SFSpeechRecognitionTaskDelegate, Sen
         var waiters: [CheckedContinuation<Void, Never>] = []
     }
 
-    private let state = Mutex(State())
+    private let state = LockedState(State())
 
     package override init() {
         super.init()

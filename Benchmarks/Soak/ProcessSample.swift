@@ -1,0 +1,75 @@
+// What the soak watches in its own process, read from /proc/self: resident
+// memory, threads and open file descriptors. A leak in any of them over an
+// hour of audio shows as a rising column in the soak's table.
+
+import Foundation
+
+/// One reading of the process's resources at a point of the soak.
+struct ProcessSample: Sendable {
+    /// Seconds of audio handed to the face when the sample was taken.
+    let audioSeconds: Double
+    /// Seconds of wall-clock time since the soak started.
+    let wallSeconds: Double
+    /// Resident set size (`VmRSS`), in mebibytes.
+    let residentMiB: Double
+    /// Peak resident set size so far (`VmHWM`), in mebibytes.
+    let peakResidentMiB: Double
+    /// Threads of the process (`Threads` in /proc/self/status).
+    let threadCount: Int
+    /// Open file descriptors (entries of /proc/self/fd, less the one listing them).
+    let openFileCount: Int
+    /// Results the face had delivered when the sample was taken.
+    let resultCount: Int
+
+    /// Reads /proc/self now. Fields /proc does not provide read as -1.
+    static func take(audioSeconds: Double, wallSeconds: Double, resultCount: Int) -> ProcessSample {
+        let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+        func field(_ name: String) -> Double {
+            for line in status.split(separator: "\n") where line.hasPrefix(name + ":") {
+                let value = line.dropFirst(name.count + 1).split(whereSeparator: \.isWhitespace).first
+                return value.flatMap { Double($0) } ?? -1
+            }
+            return -1
+        }
+        // Listing the folder opens one descriptor of its own: not the process's.
+        let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count).map { $0 - 1 } ?? -1
+        return ProcessSample(audioSeconds: audioSeconds, wallSeconds: wallSeconds,
+                             residentMiB: field("VmRSS") / 1024, peakResidentMiB: field("VmHWM") / 1024,
+                             threadCount: Int(field("Threads")), openFileCount: descriptors, resultCount: resultCount)
+    }
+
+    /// The table's header, tab-separated (the same columns as `row`).
+    static let header = "audio_min\twall_s\trss_mib\tpeak_mib\tthreads\tfds\tresults"
+
+    /// This sample as one tab-separated row.
+    var row: String {
+        String(format: "%.1f\t%.0f\t%.1f\t%.1f\t%d\t%d\t%d", audioSeconds / 60, wallSeconds, residentMiB,
+               peakResidentMiB, threadCount, openFileCount, resultCount)
+    }
+}
+
+/// The samples of one soak and the verdict on them.
+struct SoakReport: Sendable {
+    let face: String
+    let samples: [ProcessSample]
+    let words: Int
+    let effectiveSpeed: Double
+    /// Wall seconds the feeder waited for the face to catch up (`--max-lead`).
+    let waitedSeconds: Double
+
+    /// Growth of a column from the first sample after warm-up (the models
+    /// loaded, the first decodes done) to the last.
+    func growth(_ value: (ProcessSample) -> Double) -> Double {
+        guard samples.count >= 3 else { return 0 }
+        return value(samples[samples.count - 1]) - value(samples[1])
+    }
+
+    /// The report printed at the end: the table, then one summary line.
+    var text: String {
+        var lines = [ProcessSample.header] + samples.map(\.row)
+        lines.append(String(format: "SUMMARY face=%@ words=%d speed=%.2fx waited_s=%.0f rss_growth_mib=%.1f threads_growth=%.0f fds_growth=%.0f",
+                            face, words, effectiveSpeed, waitedSeconds, growth(\.residentMiB), growth { Double($0.threadCount) },
+                            growth { Double($0.openFileCount) }))
+        return lines.joined(separator: "\n")
+    }
+}
