@@ -13,6 +13,7 @@ struct BenchCommand: SpeechCommand {
             .value("runs", "N", help: "Timed runs (default: 3)."),
             DecodingArguments.beamOption,
             DecodingArguments.threadsOption,
+            DecodingArguments.batchSizeOption,
             DecodingArguments.paddingOption,
             ModelChoice.option,
             DecodingArguments.languageOption,
