@@ -5,9 +5,9 @@
 /// first and last speech-like frames, and a word's soft edges lie outside
 /// them), merged while a chunk stays within the limit, so a chunk holds
 /// whole utterances and the pauses between them. A region longer than the
-/// limit (speech with no pause the detector hears) is cut at its quietest
-/// 20 ms frame in the second half of the limit, the likeliest gap between
-/// words. Chunks do not overlap and keep their order; audio between chunks
+/// limit (speech with no pause the detector hears) is cut in the middle of
+/// its quietest 200 ms in the second half of the limit, the likeliest gap
+/// between phrases. Chunks do not overlap and keep their order; audio between chunks
 /// holds no speech and is not decoded.
 /// ref: faster_whisper/transcribe.py `BatchedInferencePipeline` (merge_segments)
 struct SpeechChunker: Sendable {
@@ -15,8 +15,10 @@ struct SpeechChunker: Sendable {
     var maximumSampleCount = 30 * 16_000
     /// Audio added before and after each speech region, in samples.
     var paddingSampleCount = 6_400
-    /// Frame over which the quietest cut point is looked for, in samples (20 ms).
+    /// Frame over which energy is measured for the cut point, in samples (20 ms).
     var frameSampleCount = 320
+    /// Frames in the quiet stretch a cut goes in the middle of (200 ms).
+    var quietFrameCount = 10
 
     /// The chunks of `samples` for speech `regions` (sample ranges, in order).
     func chunks(of samples: [Float], speech regions: [Range<Int>]) -> [Range<Int>] {
@@ -55,21 +57,33 @@ struct SpeechChunker: Sendable {
         return chunks
     }
 
-    /// The start of the frame with the least energy in `from..<to` (the cut
-    /// goes there), `to` when the span holds no whole frame.
+    /// Where to cut in `from..<to`: the middle of the quietest stretch of
+    /// `quietFrameCount` frames (200 ms), `to` when the span holds no whole frame.
+    ///
+    /// A stretch, not a single 20 ms frame: the quietest frame of fluent
+    /// speech is often a stop consonant inside a word, while the quietest
+    /// 200 ms is a gap between phrases or sentences. A chunk cut mid-phrase
+    /// starts without the words before it (no chunk is prompted), and
+    /// whisper-base then skipped 22 s of the next sentence on the 2-minute
+    /// file (`Benchmarks/RESULTS.md`).
     func quietestPoint(in samples: [Float], from: Int, to: Int) -> Int {
-        var best = to
-        var bestEnergy = Float.infinity
+        let end = min(to, samples.count)
+        guard end - from >= frameSampleCount else { return to }
+        var energies: [Float] = []
         var frame = from
-        while frame + frameSampleCount <= min(to, samples.count) {
+        while frame + frameSampleCount <= end {
             var energy: Float = 0
             for i in frame..<(frame + frameSampleCount) { energy += samples[i] * samples[i] }
-            if energy < bestEnergy {
-                bestEnergy = energy
-                best = frame
-            }
+            energies.append(energy)
             frame += frameSampleCount
         }
-        return max(from, best)
+        let span = min(quietFrameCount, energies.count)
+        var sum = energies[0..<span].reduce(0, +)
+        var best = (sum: sum, first: 0)
+        for first in 1..<max(1, energies.count - span + 1) {
+            sum += energies[first + span - 1] - energies[first - 1]
+            if sum < best.sum { best = (sum, first) }
+        }
+        return from + (best.first + span / 2) * frameSampleCount
     }
 }

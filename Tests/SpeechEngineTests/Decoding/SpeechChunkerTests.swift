@@ -9,17 +9,23 @@ import Testing
     static let chunker = SpeechChunker()
 
     /// Noise-like "speech" (a deterministic chirp) over `regions` (seconds), silence elsewhere.
-    static func audio(seconds: Double, speech regions: [ClosedRange<Double>], quietAt quiet: [Double] = []) -> [Float] {
+    static func audio(seconds: Double, speech regions: [ClosedRange<Double>], quietAt quiet: [Double] = [],
+                      shortDipsAt shortDips: [Double] = []) -> [Float] {
         var samples = [Float](repeating: 0, count: Int(seconds * Double(rate)))
         for region in regions {
             for i in Int(region.lowerBound * Double(rate))..<min(samples.count, Int(region.upperBound * Double(rate))) {
                 samples[i] = 0.3 * Float(sin(Double(i) * 0.05 + Double(i % 7)))
             }
         }
-        // A 40 ms dip (a gap between words the detector does not call a pause).
+        // A 200 ms dip (a gap between phrases the detector does not call a pause).
         for second in quiet {
             let start = Int(second * Double(rate))
-            for i in start..<min(samples.count, start + 640) { samples[i] *= 0.01 }
+            for i in start..<min(samples.count, start + 3_200) { samples[i] *= 0.01 }
+        }
+        // A 20 ms frame of digital silence (a stop consonant).
+        for second in shortDips {
+            let start = Int(second * Double(rate))
+            for i in start..<min(samples.count, start + 320) { samples[i] = 0 }
         }
         return samples
     }
@@ -62,10 +68,11 @@ import Testing
 
     @Test func speechLongerThanAChunkIsCutAtItsQuietestPoint() {
         let regions: [ClosedRange<Double>] = [0...70]
-        let samples = Self.audio(seconds: 70, speech: regions, quietAt: [22, 49])
+        let samples = Self.audio(seconds: 70, speech: regions, quietAt: [22, 49], shortDipsAt: [18, 45])
         let chunks = Self.chunker.chunks(of: samples, speech: Self.ranges(regions))
         Self.checkInvariants(chunks, covering: Self.ranges(regions), sampleCount: samples.count)
-        #expect(chunks.map(\.lowerBound) == [0, 22 * 16_000, 49 * 16_000])
+        // In the middle of each 200 ms dip, not at the 20 ms ones (quieter, but inside words).
+        #expect(chunks.map(\.lowerBound) == [0, 22 * 16_000 + 1_600, 49 * 16_000 + 1_600])
     }
 
     @Test func noSpeechGivesNoChunks() {
@@ -76,5 +83,6 @@ import Testing
         let samples = [Float](repeating: 0.1, count: 1000)
         #expect(Self.chunker.quietestPoint(in: samples, from: 100, to: 1000) >= 100)
         #expect(Self.chunker.quietestPoint(in: samples, from: 900, to: 1000) == 1000)
+        #expect(Self.chunker.quietestPoint(in: samples, from: 0, to: 1000) < 1000)
     }
 }
