@@ -62,10 +62,8 @@ struct SpeechChunker: Sendable {
     ///
     /// A stretch, not a single 20 ms frame: the quietest frame of fluent
     /// speech is often a stop consonant inside a word, while the quietest
-    /// 200 ms is a gap between phrases or sentences. A chunk cut mid-phrase
-    /// starts without the words before it (no chunk is prompted), and
-    /// whisper-base then skipped 22 s of the next sentence on the 2-minute
-    /// file (`Benchmarks/RESULTS.md`).
+    /// 200 ms is a gap between phrases or sentences, and a chunk (never
+    /// prompted with the text before it) should start at one.
     func quietestPoint(in samples: [Float], from: Int, to: Int) -> Int {
         let end = min(to, samples.count)
         guard end - from >= frameSampleCount else { return to }
