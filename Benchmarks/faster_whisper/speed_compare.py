@@ -4,12 +4,19 @@
 Usage:
     python3 Benchmarks/faster_whisper/speed_compare.py FILE --speech PATH/TO/speech
         [--beam 1 --beam 5] [--rounds 3] [--threads 2] [--language en]
+        [--batch-size 8] [--theirs float32,int8,int8-batched]
 
-Each round runs one `speech bench FILE --runs 1` and one `bench.py FILE --runs 1`
-for every beam width, in alternation, so that both engines see the same
-machine load. Each invocation loads its model afresh (load time is reported
-apart). Prints, per beam: min and median wall time of each engine, the
-ratio speech/faster-whisper of the minima, model load times and peak RSS.
+Every configuration a CPU user picks runs once per round, ours and theirs in
+alternation, so that every engine sees the same machine load:
+
+    ours:   speech (window by window), speech --batch-size N (N chunks at once)
+    theirs: faster-whisper float32, int8, int8 with BatchedInferencePipeline (batch N)
+
+for every beam width. Each invocation loads its model afresh (load time is
+reported apart) in its own process, so peak RSS is per configuration. Prints,
+per beam and configuration: min and median wall time, RTF, load time, peak
+RSS; then the ratios ours / theirs of the minima and of the medians (below
+1 means we are faster). --json prints all runs as one JSON object instead.
 """
 
 import argparse
@@ -20,11 +27,53 @@ import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+THEIRS = {
+    "float32": ("faster-whisper float32", ["--compute-type", "float32"], False),
+    "int8": ("faster-whisper int8", ["--compute-type", "int8"], False),
+    "int8-batched": ("faster-whisper int8 batched", ["--compute-type", "int8"], True),
+    "float32-batched": ("faster-whisper float32 batched", ["--compute-type", "float32"], True),
+}
 
 
 def run_json(command):
-    completed = subprocess.run(command, check=True, capture_output=True, text=True)
+    completed = subprocess.run(command, capture_output=True, text=True)
+    if completed.returncode != 0:
+        sys.exit(f"error: {' '.join(command)} failed ({completed.returncode}):\n{completed.stderr[-2000:]}")
     return json.loads(completed.stdout)
+
+
+def configurations(args):
+    """(label, side, command without the beam) for every configuration, ours first."""
+    common_ours = [args.speech, "bench", args.file, "--runs", "1", "--threads", str(args.threads),
+                   "--language", args.language, "--format", "json"]
+    result = [("speech", "ours", common_ours)]
+    if args.batch_size:
+        result.append((f"speech batched {args.batch_size}", "ours",
+                       common_ours + ["--batch-size", str(args.batch_size)]))
+    common_theirs = [sys.executable, os.path.join(HERE, "bench.py"), args.file, "--runs", "1",
+                     "--threads", str(args.threads), "--language", args.language, "--json"]
+    for key in args.theirs.split(","):
+        if key not in THEIRS:
+            sys.exit(f"error: unknown faster-whisper configuration {key!r}: use {', '.join(THEIRS)}")
+        label, extra, batched = THEIRS[key]
+        batch = ["--batch-size", str(args.batch_size or 8)] if batched else []
+        if batched:
+            label += f" {args.batch_size or 8}"
+        result.append((label, "theirs", common_theirs + extra + batch))
+    return result
+
+
+def interleaved(configs):
+    """Ours and theirs alternating (o1 t1 o2 t2 t3 …), so neither side runs in a block."""
+    ours = [c for c in configs if c[1] == "ours"]
+    theirs = [c for c in configs if c[1] == "theirs"]
+    order = []
+    while ours or theirs:
+        if ours:
+            order.append(ours.pop(0))
+        if theirs:
+            order.append(theirs.pop(0))
+    return order
 
 
 def main():
@@ -35,37 +84,54 @@ def main():
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--language", default="en")
+    parser.add_argument("--batch-size", type=int, default=8,
+                        help="batch size of both batched modes; 0 leaves ours batched out (default: 8)")
+    parser.add_argument("--theirs", default="float32,int8,int8-batched",
+                        help="faster-whisper configurations, comma-separated, of: " + ", ".join(THEIRS))
+    parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     beams = args.beam or [1, 5]
+    configs = configurations(args)
 
-    results = {beam: {"speech": [], "faster-whisper": []} for beam in beams}
+    runs = {(label, beam): [] for label, _, _ in configs for beam in beams}
     for round_index in range(args.rounds):
+        # Every other round runs in reverse order, so no configuration always runs first or last.
+        order = interleaved(configs)
+        if round_index % 2:
+            order.reverse()
         for beam in beams:
-            ours = run_json([args.speech, "bench", args.file, "--runs", "1", "--beam", str(beam),
-                             "--threads", str(args.threads), "--language", args.language, "--format", "json"])
-            theirs = run_json([sys.executable, os.path.join(HERE, "bench.py"), args.file, "--runs", "1",
-                               "--beam", str(beam), "--threads", str(args.threads),
-                               "--language", args.language, "--json"])
-            results[beam]["speech"].append(ours)
-            results[beam]["faster-whisper"].append(theirs)
-            print(f"round {round_index + 1} beam {beam}: speech {ours['wallSeconds']['minimum']:.2f} s, "
-                  f"faster-whisper {theirs['wallSeconds']['minimum']:.2f} s", file=sys.stderr)
+            for label, _, command in order:
+                result = run_json(command + ["--beam", str(beam)])
+                runs[(label, beam)].append(result)
+                print(f"round {round_index + 1} beam {beam}: {label} {result['wallSeconds']['minimum']:.2f} s",
+                      file=sys.stderr)
 
-    audio = results[beams[0]]["speech"][0]["audioSeconds"]
+    if args.json:
+        print(json.dumps([{"configuration": label, "beam": beam, "runs": results}
+                          for (label, beam), results in runs.items()], indent=2))
+        return
+    audio = runs[(configs[0][0], beams[0])][0]["audioSeconds"]
     print(f"file {args.file} ({audio:.1f} s), {args.threads} threads, {args.rounds} alternating rounds")
-    print(f"{'beam':>4}  {'engine':<15}{'min s':>8}{'median s':>10}{'RTF':>8}{'load s':>8}{'peak MB':>9}")
+    width = max(len(label) for label, _, _ in configs) + 2
     for beam in beams:
-        minima = {}
-        for engine, runs in results[beam].items():
-            walls = [run["wallSeconds"]["minimum"] for run in runs]
-            loads = [run["modelLoadSeconds"] for run in runs]
-            peak = max(run["peakResidentMegabytes"] for run in runs)
-            minima[engine] = min(walls)
-            print(f"{beam:>4}  {engine:<15}{min(walls):>8.2f}{statistics.median(walls):>10.2f}"
-                  f"{min(walls) / audio:>8.3f}{min(loads):>8.2f}{peak:>9.0f}")
-        print(f"{beam:>4}  ratio speech / faster-whisper (min): {minima['speech'] / minima['faster-whisper']:.2f}")
-    same = [results[b]["speech"][-1]["text"] == results[b]["faster-whisper"][-1]["text"] for b in beams]
-    print("identical text per beam: " + ", ".join(f"beam {b}: {s}" for b, s in zip(beams, same)))
+        print(f"\nbeam {beam}")
+        print(f"  {'configuration':<{width}}{'min s':>8}{'median s':>10}{'RTF':>8}{'load s':>8}{'peak MB':>9}")
+        summary = {}
+        for label, _, _ in configs:
+            results = runs[(label, beam)]
+            walls = [r["wallSeconds"]["minimum"] for r in results]
+            summary[label] = (min(walls), statistics.median(walls))
+            print(f"  {label:<{width}}{min(walls):>8.2f}{statistics.median(walls):>10.2f}"
+                  f"{min(walls) / audio:>8.3f}{min(r['modelLoadSeconds'] for r in results):>8.2f}"
+                  f"{max(r['peakResidentMegabytes'] for r in results):>9.0f}")
+        print(f"  ratio ours / theirs, min (median):")
+        for ours, side, _ in configs:
+            if side != "ours":
+                continue
+            cells = [f"{theirs}: {summary[ours][0] / summary[theirs][0]:.2f}x "
+                     f"({summary[ours][1] / summary[theirs][1]:.2f}x)"
+                     for theirs, other, _ in configs if other == "theirs"]
+            print(f"    {ours:<{width}}" + "; ".join(cells))
 
 
 if __name__ == "__main__":

@@ -59,6 +59,10 @@ public final class Transcriber: Sendable {
         try Self.validate(options)
         // NaN/Inf from a buffer or a float file would poison the whole window's mel.
         let samples = SampleSanitizer.sanitized(samples)
+        if let batchSize = options.batchSize {
+            return try transcribeInBatches(samples: samples, batchSize: batchSize, options: options, progress: progress,
+                                           clock: clock, interruption: interruption, onWindow: onWindow)
+        }
         var session = try TranscriptionSession(model: model, options: options, clock: clock)
         session.interruption = interruption
         let frames = LogMelSpectrogram.windowFrameCount
@@ -71,7 +75,8 @@ public final class Transcriber: Sendable {
         // ("Thanks for watching!") over silence and noise more often than its
         // no-speech probability catches.
         let speech = options.skipsWindowsWithoutSpeech
-            ? SpeechActivityDetector.speechRegions(in: samples).map { ($0.lowerBound / 160)..<($0.upperBound / 160 + 1) }
+            ? clock.measure(.speechDetection) { SpeechActivityDetector.speechRegions(in: samples) }
+                .map { ($0.lowerBound / 160)..<($0.upperBound / 160 + 1) }
             : [0..<contentFrames]
         var seekFrame = 0
         var segments: [Segment] = []
@@ -133,6 +138,10 @@ public final class Transcriber: Sendable {
         }
         guard options.bestOf >= 1, !options.temperatures.isEmpty else {
             throw EngineError(.invalidArgument, "bestOf must be at least 1 and temperatures must not be empty.")
+        }
+        if let batchSize = options.batchSize, !(1...TranscriptionOptions.maximumBatchSize).contains(batchSize) {
+            throw EngineError(.invalidArgument,
+                              "Batch size must be between 1 and \(TranscriptionOptions.maximumBatchSize) (got \(batchSize)); nil decodes window by window.")
         }
         if let threads = options.threadCount, threads < 1 {
             throw EngineError(.invalidArgument, "Thread count must be at least 1 (got \(threads)).")

@@ -64,6 +64,19 @@ public struct TranscriptionOptions: Sendable, Hashable {
     /// file) is filled out to the encoder's 30 s. The streaming recognizer
     /// uses ``StreamingOptions/commitPadding`` instead.
     public var shortWindowPadding: ShortWindowPadding = .both
+    /// Batched decoding: nil walks the audio window by window, each window
+    /// prompted with the text before it (Whisper's `transcribe`). A number
+    /// splits the audio at pauses in the speech into chunks of at most 30 s
+    /// and decodes up to that many chunks at once, one decoder pass for all
+    /// their beams (faster-whisper's `BatchedInferencePipeline`): faster on
+    /// long audio, but no chunk is prompted with the text before it, and
+    /// each chunk is padded with log-mel silence (`shortWindowPadding` is
+    /// read only for `.zeros`). At most ``maximumBatchSize``.
+    public var batchSize: Int? = nil
+
+    /// The most chunks decoded at once (memory: each holds a 37 MB
+    /// cross-attention cache with whisper-base).
+    public static let maximumBatchSize = 32
 
     public enum Task: String, Sendable, Hashable { case transcribe, translate }
 

@@ -52,8 +52,20 @@ struct TextDecoder: Sendable {
     ///   whose logits are wanted; nil for the last one only.
     /// - Returns: logits `[sequenceCount * logitPositions.count, vocabularySize]`,
     ///   sequence-major.
+    /// - Parameter clock: when given, the pass counts as `decode.prompt` (several
+    ///   tokens per sequence) or `decode.step` (one), its projection as `decode.logits`.
     func decode(_ tokens: [[Int]], cache: inout SelfAttentionCache, cross: CrossAttentionCache,
-                logitPositions: [Int]?, capture: inout AlignmentCapture?) -> [Float] {
+                logitPositions: [Int]?, capture: inout AlignmentCapture?, clock: StageClock? = nil) -> [Float] {
+        let stage: StageClock.Stage = tokens.first.map { $0.count > 1 } ?? false ? .decoderPrompt : .decoderStep
+        let normed = clock.measure(stage) {
+            forward(tokens, cache: &cache, cross: cross, logitPositions: logitPositions, capture: &capture)
+        }
+        return clock.measure(.logits) { logits(normed.hidden, rows: normed.rows) }
+    }
+
+    /// The decoder blocks and the final layer norm of the wanted rows, without the logits projection.
+    private func forward(_ tokens: [[Int]], cache: inout SelfAttentionCache, cross: CrossAttentionCache,
+                         logitPositions: [Int]?, capture: inout AlignmentCapture?) -> (hidden: [Float], rows: Int) {
         let d = dimensions
         let w = d.width
         let sequenceCount = tokens.count
@@ -65,19 +77,7 @@ struct TextDecoder: Sendable {
         let rows = sequenceCount * length
         let start = cache.length
 
-        var x = [Float](repeating: 0, count: rows * w)
-        x.withUnsafeMutableBufferPointer { out in
-            weights.positions.withUnsafeBufferPointer { p in
-                for s in 0..<sequenceCount {
-                    for (i, token) in tokens[s].enumerated() {
-                        let row = out.baseAddress! + (s * length + i) * w
-                        weights.embeddings.copyWeightRow(token, into: row)
-                        let position = p.baseAddress! + (start + i) * w
-                        for j in 0..<w { row[j] += position[j] }
-                    }
-                }
-            }
-        }
+        var x = embed(tokens, start: start)
         if capture != nil { capture!.scores = Array(repeating: [], count: capture!.heads.count) }
         for (layer, block) in weights.blocks.enumerated() {
             let qkv = block.selfQKV(block.selfAttentionNorm(x, rows: rows), rows: rows)
@@ -105,17 +105,37 @@ struct TextDecoder: Sendable {
             }
         }
         let wantedRows = sequenceCount * positions.count
-        let normed = weights.finalNorm(wanted, rows: wantedRows)
-        return logits(normed, rows: wantedRows)
+        return (weights.finalNorm(wanted, rows: wantedRows), wantedRows)
+    }
+
+    /// Token plus position embeddings of `tokens[s]` at positions from `start`.
+    /// - Returns: `[sequenceCount * length, width]`, sequence-major.
+    func embed(_ tokens: [[Int]], start: Int) -> [Float] {
+        let w = dimensions.width
+        let length = tokens.first?.count ?? 0
+        var x = [Float](repeating: 0, count: tokens.count * length * w)
+        x.withUnsafeMutableBufferPointer { out in
+            weights.positions.withUnsafeBufferPointer { p in
+                for s in tokens.indices {
+                    for (i, token) in tokens[s].enumerated() {
+                        let row = out.baseAddress! + (s * length + i) * w
+                        weights.embeddings.copyWeightRow(token, into: row)
+                        let position = p.baseAddress! + (start + i) * w
+                        for j in 0..<w { row[j] += position[j] }
+                    }
+                }
+            }
+        }
+        return x
     }
 
     /// Logits through the embedding matrix: `[rows, width] · Eᵀ`.
-    private func logits(_ hidden: [Float], rows: Int) -> [Float] {
+    func logits(_ hidden: [Float], rows: Int) -> [Float] {
         weights.embeddings(hidden, rows: rows)
     }
 
     /// Causal self-attention of the new tokens over the cached ones.
-    private func selfAttention(_ qkv: [Float], layer: Int, sequenceCount: Int, length: Int,
+    func selfAttention(_ qkv: [Float], layer: Int, sequenceCount: Int, length: Int,
                                cache: inout SelfAttentionCache) -> [Float] {
         let d = dimensions
         let w = d.width
@@ -172,7 +192,7 @@ struct TextDecoder: Sendable {
     }
 
     /// Cross-attention of every row over the window's audio features.
-    private func crossAttention(_ query: [Float], rows: Int, layer: Int, cross: CrossAttentionCache,
+    func crossAttention(_ query: [Float], rows: Int, layer: Int, cross: CrossAttentionCache,
                                 capture: inout AlignmentCapture?) -> [Float] {
         let d = dimensions
         let w = d.width

@@ -19,71 +19,30 @@ struct DecodingLoop {
     /// Stops the loop between steps (with task cancellation).
     var interruption: Interruption? = nil
 
-    private var endOfText: Int { model.tokenizer.specialTokens.endOfText }
+    var endOfText: Int { model.tokenizer.specialTokens.endOfText }
 
+    /// Stage timing of the decoder passes and the search (`decode.*`).
+    var clock: StageClock? = nil
+
+    /// Decodes the window alone: prefill, then one decoder pass per step.
     func run(temperature: Double, generator: inout some RandomNumberGenerator) -> DecodingResult {
-        let sequenceCount = temperature == 0 ? beamSize : bestOf
+        var run = Run(loop: self, temperature: temperature)
         var cache = model.decoder.makeSelfAttentionCache(sequenceCount: 1)
         var noCapture: TextDecoder.AlignmentCapture?
-        let prefill = model.decoder.decode([prompt], cache: &cache, cross: cross,
-                                           logitPositions: [startOfTranscriptIndex, prompt.count - 1], capture: &noCapture)
-        let vocabulary = model.dimensions.vocabularySize
-        let noSpeech = prefill.withUnsafeBufferPointer { logits in
-            let lp = LogProbabilities.logSoftmax(UnsafeBufferPointer(rebasing: logits[0..<vocabulary]))
-            return Double(expf(lp[model.tokenizer.specialTokens.noSpeech]))
+        let prefill = model.decoder.decode([prompt], cache: &cache, cross: cross, logitPositions: run.prefillPositions,
+                                           capture: &noCapture, clock: clock)
+        run.begin(prefillLogits: prefill, cache: &cache)
+        while !run.isFinished {
+            run.advance(generator: &generator, cache: &cache)
+            if run.isFinished { break }
+            run.logits = model.decoder.decode(run.nextTokens, cache: &cache, cross: cross, logitPositions: nil,
+                                              capture: &noCapture, clock: clock)
         }
-        var firstLogits = Array(prefill[vocabulary..<(2 * vocabulary)])
-        cache.reorder(Array(repeating: 0, count: sequenceCount))
-
-        var sequences = Array(repeating: prompt, count: sequenceCount)
-        let limit = min(maximumSampleCount, model.dimensions.textContext - prompt.count)
-        var outcome: [(tokens: [Int], sumLogProbability: Double)]
-        if temperature == 0 && beamSize > 1 {
-            var search = BeamSearch(beamSize: beamSize, endOfText: endOfText)
-            var logits = Array(repeating: firstLogits, count: sequenceCount).flatMap { $0 }
-            for _ in 0..<limit where !interruption.stopsDecoding {
-                let logProbabilities = filteredLogProbabilities(&logits, sequences: sequences, temperature: 1)
-                let (next, sources) = search.step(sequences: sequences, logProbabilities: logProbabilities,
-                                                  vocabulary: vocabulary)
-                if search.isComplete || next.isEmpty { break }
-                cache.reorder(sources)
-                sequences = next
-                logits = model.decoder.decode(sequences.map { [$0.last!] }, cache: &cache, cross: cross,
-                                              logitPositions: nil, capture: &noCapture)
-            }
-            outcome = search.finalists(unfinished: sequences)
-        } else {
-            var sums = [Double](repeating: 0, count: sequenceCount)
-            var finished = [Bool](repeating: false, count: sequenceCount)
-            var logits = Array(repeating: firstLogits, count: sequenceCount).flatMap { $0 }
-            firstLogits = []
-            for _ in 0..<limit where !interruption.stopsDecoding {
-                let logProbabilities = filteredLogProbabilities(&logits, sequences: sequences, temperature: 1)
-                for s in 0..<sequenceCount {
-                    let row = s * vocabulary
-                    let token: Int
-                    if finished[s] {
-                        token = endOfText
-                    } else if temperature == 0 {
-                        token = Self.argmax(logits, from: row, count: vocabulary)
-                    } else {
-                        token = Self.sample(logits, from: row, count: vocabulary, temperature: temperature, generator: &generator)
-                    }
-                    if !finished[s] { sums[s] += Double(logProbabilities[row + token]) }
-                    sequences[s].append(token)
-                    if token == endOfText { finished[s] = true }
-                }
-                if finished.allSatisfy({ $0 }) { break }
-                logits = model.decoder.decode(sequences.map { [$0.last!] }, cache: &cache, cross: cross,
-                                              logitPositions: nil, capture: &noCapture)
-            }
-            outcome = zip(sequences, sums).map { ($0.0, $0.1) }
-        }
-        return rank(outcome, noSpeechProbability: noSpeech, temperature: temperature)
+        return run.result()
     }
 
     /// Applies the filters to each row of `logits` (in place) and returns log-softmax rows.
-    private func filteredLogProbabilities(_ logits: inout [Float], sequences: [[Int]], temperature: Double) -> [Float] {
+    func filteredLogProbabilities(_ logits: inout [Float], sequences: [[Int]], temperature: Double) -> [Float] {
         let vocabulary = model.dimensions.vocabularySize
         var result = [Float](repeating: 0, count: logits.count)
         logits.withUnsafeMutableBufferPointer { all in
@@ -99,7 +58,7 @@ struct DecodingLoop {
 
     /// Picks the best finished sequence by length-normalised log-probability.
     /// ref: whisper/decoding.py `MaximumLikelihoodRanker`
-    private func rank(_ candidates: [(tokens: [Int], sumLogProbability: Double)], noSpeechProbability: Double,
+    func rank(_ candidates: [(tokens: [Int], sumLogProbability: Double)], noSpeechProbability: Double,
                       temperature: Double) -> DecodingResult {
         let scored = candidates.map { candidate -> (tokens: [Int], sum: Double, score: Double) in
             var tokens = Array(candidate.tokens.dropFirst(prompt.count))

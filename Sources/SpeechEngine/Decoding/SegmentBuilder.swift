@@ -13,7 +13,10 @@ struct SegmentBuilder {
     /// - Parameters:
     ///   - tokens: sampled tokens without end-of-text.
     ///   - windowFrames: mel frames of real audio in the window.
-    func split(_ tokens: [Int], windowFrames: Int) -> WindowSegments {
+    ///   - keepsTail: text after the last complete timestamp pair becomes a
+    ///     last segment running to the window's end, instead of being left
+    ///     for the next window to decode again (a batched chunk has no next window).
+    func split(_ tokens: [Int], windowFrames: Int, keepsTail: Bool = false) -> WindowSegments {
         let isTimestamp = tokens.map { $0 >= special.timestampBegin }
         let seconds = { (token: Int) in Double(token - special.timestampBegin) * SpecialTokens.secondsPerTimestamp }
         let singleTimestampEnding = isTimestamp.count >= 2 && !isTimestamp[isTimestamp.count - 2] && isTimestamp.last!
@@ -32,6 +35,12 @@ struct SegmentBuilder {
                 last = current
             }
             if singleTimestampEnding { return WindowSegments(pieces: pieces, seekFrames: windowFrames) }
+            if keepsTail, last < tokens.count, tokens[last...].contains(where: { $0 < special.timestampBegin }) {
+                let tail = Array(tokens[last...])
+                let start = tail[0] >= special.timestampBegin ? seconds(tail[0]) : seconds(tokens[last - 1])
+                pieces.append((start, max(start, Double(windowFrames) / 100), tail))
+                return WindowSegments(pieces: pieces, seekFrames: windowFrames)
+            }
             // Seek to the last complete timestamp: two mel frames per timestamp step.
             let lastTimestampIndex = tokens[last - 1] - special.timestampBegin
             return WindowSegments(pieces: pieces, seekFrames: max(1, lastTimestampIndex * 2))

@@ -12,9 +12,9 @@ struct TranscriptionSession {
     private var history = PromptHistory()
     /// The capped phrases' bias lookup, or `nil` without phrases.
     private let phraseTable: PhraseBiasTable?
-    private var generator = SeededGenerator(seed: 0x5EED)
+    var generator = SeededGenerator(seed: 0x5EED)
     /// Engine compute threads (`ComputeThreads`) for the encoder and the decoder alike.
-    private let threadCount: Int
+    let threadCount: Int
 
     struct WindowOutcome {
         var segments: [Segment]
@@ -22,7 +22,7 @@ struct TranscriptionSession {
         var alternatives: [Alternative]
     }
 
-    private let clock: StageClock?
+    let clock: StageClock?
     /// Stops decoding between steps; the caller then discards the window.
     var interruption: Interruption?
 
@@ -72,11 +72,11 @@ struct TranscriptionSession {
         var bestCross: CrossAttentionCache?
         for view in views where !interruption.stopsDecoding {
             bestCross = nil
-            let (features, cross) = clock.measure(.encoder) {
-                let features = model.encoder.encode(view, frameCount: frameCount)
-                return (features, model.decoder.crossAttentionCache(features: features, positionCount: frameCount / 2))
+            let features = clock.measure(.encoder) { model.encoder.encode(view, frameCount: frameCount) }
+            let cross = clock.measure(.crossAttentionCache) {
+                model.decoder.crossAttentionCache(features: features, positionCount: frameCount / 2)
             }
-            if language == nil { detectLanguage(cross) }
+            if language == nil { clock.measure(.languageDetection) { detectLanguage(cross) } }
             let startOfTranscript = startOfTranscriptSequence()
             let result = clock.measure(.decoder) { decodeWithFallback(cross: cross, startOfTranscript: startOfTranscript) }
             // The first view (Whisper's padding) stands unless another hears
@@ -91,13 +91,38 @@ struct TranscriptionSession {
         }
         // An interruption before the first view leaves nothing; the caller throws.
         guard let (features, result) = best else { return WindowOutcome(segments: [], seekFrames: realFrames, alternatives: []) }
-        let startOfTranscript = startOfTranscriptSequence()
 
-        if let noSpeechThreshold = options.noSpeechThreshold, result.noSpeechProbability > noSpeechThreshold,
-           options.logProbThreshold.map({ result.averageLogProbability < $0 }) ?? true {
-            return WindowOutcome(segments: [], seekFrames: realFrames, alternatives: [])
+        if isSilence(result) { return WindowOutcome(segments: [], seekFrames: realFrames, alternatives: []) }
+        let window = segments(of: result, realFrames: realFrames, offsetSeconds: offsetSeconds,
+                              firstSegmentID: firstSegmentID) {
+            bestCross ?? clock.measure(.crossAttentionCache) {
+                model.decoder.crossAttentionCache(features: features, positionCount: frameCount / 2)
+            }
         }
-        let split = SegmentBuilder(special: model.tokenizer.specialTokens).split(result.tokens, windowFrames: realFrames)
+        // The next window is conditioned on these segments as sampled, timestamps and all (`PromptHistory`).
+        history.append(segments: window.sampled,
+                       resetting: !options.conditionOnPreviousText || result.temperature > 0.5)
+        return WindowOutcome(segments: window.segments, seekFrames: window.seekFrames, alternatives: alternatives(of: result))
+    }
+
+    /// Whether the window is silence: no-speech probability over the
+    /// threshold and (when set) average log-probability under its threshold.
+    func isSilence(_ result: DecodingResult) -> Bool {
+        guard let noSpeechThreshold = options.noSpeechThreshold, result.noSpeechProbability > noSpeechThreshold else {
+            return false
+        }
+        return options.logProbThreshold.map { result.averageLogProbability < $0 } ?? true
+    }
+
+    /// A decoded window's segments in audio time (word timings aligned over
+    /// `cross` when asked for), the segments' tokens as sampled, and how far to seek.
+    /// - Parameter keepsTail: text after the last timestamp pair is a segment
+    ///   too (no later window decodes it again).
+    func segments(of result: DecodingResult, realFrames: Int, offsetSeconds: Double, firstSegmentID: Int,
+                  keepsTail: Bool = false,
+                  cross: () -> CrossAttentionCache) -> (segments: [Segment], sampled: [[Int]], seekFrames: Int) {
+        let split = SegmentBuilder(special: model.tokenizer.specialTokens)
+            .split(result.tokens, windowFrames: realFrames, keepsTail: keepsTail)
         let windowSeconds = Double(realFrames) / 100
         var pieces = split.pieces.map { piece in
             (start: min(piece.start, windowSeconds), end: min(piece.end, windowSeconds),
@@ -109,24 +134,24 @@ struct TranscriptionSession {
 
         var words: [WordAlignment.AlignedWord] = []
         if options.wordTimestamps {
-            let cross = bestCross ?? clock.measure(.encoder) {
-                model.decoder.crossAttentionCache(features: features, positionCount: frameCount / 2)
+            let cross = cross()
+            words = clock.measure(.wordAlignment) {
+                WordAlignment(model: model).align(textTokens: pieces.flatMap(\.tokens), startOfTranscript: startOfTranscriptSequence(),
+                                                  cross: cross, frameCount: realFrames, language: language ?? "en")
             }
-            words = clock.measure(.wordAlignment) { WordAlignment(model: model).align(textTokens: pieces.flatMap(\.tokens), startOfTranscript: startOfTranscript,
-                                                      cross: cross, frameCount: realFrames, language: language ?? "en") }
         }
         let segments = buildSegments(pieces, words: words, result: result, offsetSeconds: offsetSeconds,
                                      firstID: firstSegmentID)
-        // The next window is conditioned on these segments as sampled, timestamps and all (`PromptHistory`).
-        history.append(segments: pieces.map(\.sampled),
-                       resetting: !options.conditionOnPreviousText || result.temperature > 0.5)
-        // Beams that differ only in timestamps read the same: keep one of each text.
+        return (segments, pieces.map(\.sampled), split.seekFrames)
+    }
+
+    /// The result's n-best list; beams that differ only in timestamps read the same: one of each text.
+    func alternatives(of result: DecodingResult) -> [Alternative] {
         var seenTexts: Set<String> = []
-        let alternatives = ([(result.tokens, result.averageLogProbability)] + result.alternatives).compactMap { candidate in
+        return ([(result.tokens, result.averageLogProbability)] + result.alternatives).compactMap { candidate in
             let text = finalText(model.tokenizer.decode(candidate.0.filter { $0 < model.tokenizer.specialTokens.endOfText }))
             return seenTexts.insert(text.trimmingCharacters(in: .whitespaces)).inserted ? Alternative(text: text, score: candidate.1) : nil
         }
-        return WindowOutcome(segments: segments, seekFrames: split.seekFrames, alternatives: alternatives)
     }
 
     private func buildSegments(_ pieces: [(start: Double, end: Double, tokens: [Int], sampled: [Int])],
@@ -180,7 +205,7 @@ struct TranscriptionSession {
     }
 
     /// `<|startoftranscript|>`, then language and task on multilingual models.
-    private func startOfTranscriptSequence() -> [Int] {
+    func startOfTranscriptSequence() -> [Int] {
         let special = model.tokenizer.specialTokens
         guard model.isMultilingual else { return [special.startOfTranscript] }
         let languageToken = special.language(language ?? "en") ?? special.language("en")!
@@ -190,7 +215,7 @@ struct TranscriptionSession {
 
     /// Whisper's language detection: the language token most likely after `<|startoftranscript|>`.
     /// ref: whisper/decoding.py `detect_language`
-    private mutating func detectLanguage(_ cross: CrossAttentionCache) {
+    mutating func detectLanguage(_ cross: CrossAttentionCache) {
         let special = model.tokenizer.specialTokens
         var cache = model.decoder.makeSelfAttentionCache(sequenceCount: 1)
         var noCapture: TextDecoder.AlignmentCapture?
@@ -207,9 +232,26 @@ struct TranscriptionSession {
     /// Decodes at rising temperatures until the result is neither repetitive
     /// nor improbable. ref: whisper/transcribe.py `decode_with_fallback`
     private mutating func decodeWithFallback(cross: CrossAttentionCache, startOfTranscript: [Int]) -> DecodingResult {
+        let loop = decodingLoop(cross: cross, startOfTranscript: startOfTranscript, context: promptContext())
+        var attempts: [DecodingResult] = []
+        for temperature in options.temperatures {
+            let result = loop.run(temperature: temperature, generator: &generator)
+            if interruption.stopsDecoding { return result }
+            attempts.append(result)
+            if !needsFallback(result) { return result }
+        }
+        return Self.bestAttempt(attempts, options: options)
+    }
+
+    /// The previous text to prompt the next window with (`<|startofprev|>` and tokens), or nothing.
+    func promptContext() -> [Int] {
+        history.context(startOfPrevious: model.tokenizer.specialTokens.startOfPrevious,
+                        maximumCount: model.dimensions.textContext / 2 - 1)
+    }
+
+    /// The decoding loop of one window: prompt, Whisper's suppression and timestamp rules, phrase bias.
+    func decodingLoop(cross: CrossAttentionCache, startOfTranscript: [Int], context: [Int]) -> DecodingLoop {
         let special = model.tokenizer.specialTokens
-        let context = history.context(startOfPrevious: special.startOfPrevious,
-                                      maximumCount: model.dimensions.textContext / 2 - 1)
         let prompt = context + startOfTranscript
             + (options.withoutTimestamps ? [special.noTimestamps] : [])
         var filters = [LogitFilters.suppressBlank(model.config.suppressIdsBegin.isEmpty
@@ -220,27 +262,31 @@ struct TranscriptionSession {
                            special.startOfLanguageModel, special.noSpeech])]
         if let phraseTable { filters.append(LogitFilters.phraseBias(phraseTable, boost: Float(options.phraseBoost))) }
         if !options.withoutTimestamps { filters.append(LogitFilters.timestampRules(special)) }
-        let loop = DecodingLoop(model: model, cross: cross, prompt: prompt,
+        var loop = DecodingLoop(model: model, cross: cross, prompt: prompt,
                                 startOfTranscriptIndex: prompt.count - startOfTranscript.count - (options.withoutTimestamps ? 1 : 0),
                                 filters: filters, beamSize: options.beamSize, bestOf: options.bestOf,
                                 lengthPenalty: options.lengthPenalty, maximumSampleCount: model.dimensions.textContext / 2,
                                 interruption: interruption)
-        var attempts: [DecodingResult] = []
-        for temperature in options.temperatures {
-            let result = loop.run(temperature: temperature, generator: &generator)
-            if interruption.stopsDecoding { return result }
-            attempts.append(result)
-            var needsFallback = false
-            if let threshold = options.compressionRatioThreshold, result.compressionRatio > threshold { needsFallback = true }
-            if let threshold = options.logProbThreshold, result.averageLogProbability < threshold { needsFallback = true }
-            if let threshold = options.noSpeechThreshold, result.noSpeechProbability > threshold,
-               options.logProbThreshold.map({ result.averageLogProbability < $0 }) ?? true {
-                needsFallback = false // silence: no point decoding hotter
-            }
-            if !needsFallback { return result }
+        loop.clock = clock
+        return loop
+    }
+
+    /// Whether a result fails the compression-ratio or log-probability
+    /// threshold and is not silence (silence is not decoded hotter).
+    func needsFallback(_ result: DecodingResult) -> Bool {
+        var needsFallback = false
+        if let threshold = options.compressionRatioThreshold, result.compressionRatio > threshold { needsFallback = true }
+        if let threshold = options.logProbThreshold, result.averageLogProbability < threshold { needsFallback = true }
+        if let threshold = options.noSpeechThreshold, result.noSpeechProbability > threshold,
+           options.logProbThreshold.map({ result.averageLogProbability < $0 }) ?? true {
+            needsFallback = false // silence: no point decoding hotter
         }
-        // Every temperature failed: keep the most probable result that is not repetitive
-        // (faster-whisper's choice), else the last one.
+        return needsFallback
+    }
+
+    /// Every temperature failed: keep the most probable result that is not
+    /// repetitive (faster-whisper's choice), else the last one.
+    static func bestAttempt(_ attempts: [DecodingResult], options: TranscriptionOptions) -> DecodingResult {
         let acceptable = attempts.filter { attempt in
             options.compressionRatioThreshold.map { attempt.compressionRatio <= $0 } ?? true
         }

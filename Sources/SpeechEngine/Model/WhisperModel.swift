@@ -19,7 +19,7 @@ public final class WhisperModel: Sendable {
     /// checked against that model's SHA-256 pins, once per change of the
     /// files (`VerificationStamp`); every folder is checked for structure:
     /// sizes, shapes, finite weights, ids in range.
-    /// - Parameter computeType: int8 weights and kernels (the default) or float32.
+    /// - Parameter computeType: int8 weights and kernels, or float32 (the default; see `ComputeType`).
     /// - Throws: `EngineError(.modelNotFound)` when files are missing,
     ///   `EngineError(.invalidModelFile)` when they are corrupt.
     public init(directory: URL, computeType: ComputeType = .default) throws {

@@ -7,16 +7,18 @@ struct BenchCommand: SpeechCommand {
     static let help = CommandHelp(
         commandName: "bench",
         overview: "Benchmark model load time, transcription wall time, real-time factor and peak memory.",
-        usage: "bench <file> [--runs <N>] [--beam <N>] [--threads <N>] [--padding silence|zeros|both] [--model <name>] [--compute-type int8|float32] [--language xx|auto] [--stream [--realtime|--fast] [--rss-every <seconds>] [--no-batch]] [--format text|json]",
+        usage: "bench <file> [--runs <N>] [--beam <N>] [--threads <N>] [--batch-size <N>] [--padding silence|zeros|both] [--model <name>] [--compute-type int8|float32] [--language xx|auto] [--against faster-whisper | --stream [--realtime|--fast] [--rss-every <seconds>] [--no-batch]] [--format text|json]",
         arguments: [("<file>", "The audio file to transcribe in every run.")],
         commandOptions: [
             .value("runs", "N", help: "Timed runs (default: 3)."),
             DecodingArguments.beamOption,
             DecodingArguments.threadsOption,
+            DecodingArguments.batchSizeOption,
             DecodingArguments.paddingOption,
             ModelChoice.option,
             ModelChoice.computeTypeOption,
             DecodingArguments.languageOption,
+            .value("against", "engine", help: "Compare with faster-whisper in the same run: ours window by window and\nbatched, faster-whisper float32, int8 and int8 batched, greedy and beam 5\n(--beam: that width only), --runs alternating rounds, each run in its own\nprocess; prints min/median ratios, peak RSS and our stage breakdown.\nNeeds python3 with faster-whisper 1.2.1 (Scripts/setup.sh --benchmarks)."),
             .flag("stream", help: "Benchmark live recognition: feed the file in 100 ms chunks to the streaming recognizer."),
             .flag("realtime", help: "With --stream: pace the chunks to real time (latencies as a live user sees them)."),
             .flag("fast", help: "With --stream: feed as fast as possible (the default; measures throughput)."),
@@ -27,7 +29,17 @@ struct BenchCommand: SpeechCommand {
         discussion: """
         Wall time covers transcription of already decoded audio (as
         faster-whisper's benchmark does); the real-time factor is the fastest
-        run's time over the audio's duration.
+        run's time over the audio's duration. The stage breakdown of the
+        fastest run says where the time went: speech detection, log-mel,
+        encoder, cross-attention keys/values, language detection, and
+        decoding, split into the prompt's forward pass, the one-token steps
+        (per call: one decoder pass for every beam of every chunk), the logits
+        projection and the search's bookkeeping.
+
+        With --against faster-whisper it runs Benchmarks/faster_whisper/bench.py
+        (found in the current directory's Benchmarks/, next to this executable's
+        checkout, or at $SPEECHCOMPAT_FASTER_WHISPER_BENCH) for faster-whisper's
+        side, on the same model folder.
 
         With --stream it reports the time from speech onset to the first
         volatile result (--realtime), the interval between updates, the time
@@ -40,6 +52,8 @@ struct BenchCommand: SpeechCommand {
         flat. --fast keeps at most 30 s of audio queued ahead of the recognizer.
 
         EXAMPLES:
+          speech bench two-minutes.wav --batch-size 8 --beam 1
+          speech bench two-minutes.wav --against faster-whisper --runs 3
           speech bench --stream clip.wav --realtime
           speech bench --stream one-hour.wav --fast --rss-every 300 --no-batch
         """)
@@ -54,6 +68,10 @@ struct BenchCommand: SpeechCommand {
     var realtime: Bool
     var residentSampleIntervalSeconds: Int
     var comparesWithBatch: Bool
+    /// `--against faster-whisper`.
+    var comparesWithFasterWhisper: Bool
+    /// Beam widths of the comparison: `--beam`'s, else greedy and 5.
+    var comparisonBeams: [Int]
 
     init(arguments: ParsedArguments) throws(UsageError) {
         guard arguments.positionals.count <= 1 else {
@@ -76,6 +94,10 @@ struct BenchCommand: SpeechCommand {
         if !stream && (arguments.value("rss-every") != nil || !comparesWithBatch) {
             throw UsageError("--rss-every and --no-batch go with --stream.")
         }
+        comparesWithFasterWhisper = try arguments.choice("against", from: ["faster-whisper"]) != nil
+        comparisonBeams = arguments.value("beam") == nil ? [1, 5] : [decoding.beamSize]
+        if comparesWithFasterWhisper && stream { throw UsageError("--against compares file transcription; leave out --stream.") }
+        if stream && decoding.batchSize != nil { throw UsageError("--batch-size is for files; live recognition decodes its own windows.") }
     }
 
     func validate() throws(UsageError) {
@@ -87,6 +109,8 @@ struct BenchCommand: SpeechCommand {
         var file: String
         var model: String
         var beamSize: Int
+        /// Chunks decoded at once, nil for window by window.
+        var batchSize: Int?
         var threads: Int?
         var audioSeconds: Double
         var modelLoadSeconds: Double
@@ -94,10 +118,13 @@ struct BenchCommand: SpeechCommand {
         var realTimeFactor: Double
         var peakResidentMegabytes: Double
         var text: String
+        /// Where the fastest run's time went.
+        var stages: [StageBreakdown.Row]
     }
 
     func run(console: Console) async throws {
         if stream { return try await runStreaming(console: console) }
+        if comparesWithFasterWhisper { return try runComparison(console: console) }
         let clock = ContinuousClock()
         let loadStart = clock.now
         let transcriber = try model.loadTranscriber(computeType: computeType)
@@ -108,19 +135,22 @@ struct BenchCommand: SpeechCommand {
         options.wordTimestamps = false
         var times: [Double] = []
         var text = ""
+        var fastest: StageBreakdown?
         for index in 0..<runs {
+            let stages = StageClock()
             let start = clock.now
-            text = try transcriber.transcribe(samples: samples, options: options).text
+            text = try transcriber.transcribe(samples: samples, options: options, clock: stages).text
             times.append((clock.now - start).seconds)
+            if times[index] <= times.min()! { fastest = StageBreakdown(clock: stages, wallSeconds: times[index]) }
             console.log(String(format: "run %d/%d: %.3f s", index + 1, runs, times[index]))
         }
         let timing = TimingSummary(runs: times)
         let result = Result(file: file, model: model.description, beamSize: decoding.beamSize,
-                            threads: decoding.threadCount, audioSeconds: audioSeconds, modelLoadSeconds: loadSeconds,
+                            batchSize: decoding.batchSize, threads: decoding.threadCount, audioSeconds: audioSeconds, modelLoadSeconds: loadSeconds,
                             wallSeconds: timing,
                             realTimeFactor: audioSeconds > 0 ? timing.minimum / audioSeconds : 0,
                             peakResidentMegabytes: Double(ResourceUsage.peakResidentBytes()) / 1_048_576,
-                            text: text)
+                            text: text, stages: fastest?.rows ?? [])
         console.writeOutput(json ? try JSONOutput.encode(result) : Self.table(result))
     }
 
@@ -142,13 +172,16 @@ struct BenchCommand: SpeechCommand {
     static func table(_ result: Result) -> String {
         """
         file               \(result.file)
-        model              \(result.model), beam \(result.beamSize), threads \(result.threads.map(String.init) ?? "default")
+        model              \(result.model), beam \(result.beamSize), threads \(result.threads.map(String.init) ?? "default")\(result.batchSize.map { ", batch \($0)" } ?? "")
         audio              \(String(format: "%.2f s", result.audioSeconds))
         model load         \(String(format: "%.3f s", result.modelLoadSeconds))
         wall time min      \(String(format: "%.3f s", result.wallSeconds.minimum))
         wall time median   \(String(format: "%.3f s", result.wallSeconds.median))
         real-time factor   \(String(format: "%.4f", result.realTimeFactor))
         peak RSS           \(String(format: "%.1f MB", result.peakResidentMegabytes))
+
+        stages of the fastest run:
+        \(StageBreakdown(rows: result.stages, wallSeconds: result.wallSeconds.minimum).table)
 
         """
     }

@@ -11,12 +11,18 @@ struct DecodingArguments: Sendable, Hashable {
         "padding", "silence|zeros|both",
         help: "How a window under 30 s is padded: silence (Whisper), zeros (faster-whisper),\nor both for a clip under 30 s, keeping the more confident result\n(default: both; streaming: silence).")
 
+    static let batchSizeOption = OptionSpec.value(
+        "batch-size", "N",
+        help: "Batched decoding: split the audio at pauses into chunks of at most 30 s\nand decode N chunks at once, no chunk prompted with the text before it\n(default: off, window by window).")
+
     /// ISO 639-1 code, or nil to detect.
     var language: String?
     var beamSize: Int
     var threadCount: Int?
     /// nil: the engine's default for the path (batch or streaming).
     var padding: TranscriptionOptions.ShortWindowPadding?
+    /// Chunks decoded at once (`--batch-size`), nil for window-by-window decoding.
+    var batchSize: Int?
 
     /// Reads and checks the options.
     /// - Throws: ``UsageError`` for a malformed or unknown language, or an
@@ -24,6 +30,7 @@ struct DecodingArguments: Sendable, Hashable {
     init(arguments: ParsedArguments, defaultBeam: Int = 5) throws(UsageError) {
         beamSize = try arguments.integer("beam", in: 1...16) ?? defaultBeam
         threadCount = try arguments.integer("threads", in: 1...64)
+        batchSize = try arguments.integer("batch-size", in: 1...TranscriptionOptions.maximumBatchSize)
         language = try Self.language(arguments.value("language"))
         padding = try arguments.choice("padding", from: TranscriptionOptions.ShortWindowPadding.allCases.map(\.rawValue))
             .flatMap(TranscriptionOptions.ShortWindowPadding.init(rawValue:))
@@ -45,6 +52,7 @@ struct DecodingArguments: Sendable, Hashable {
         options.language = override ?? language
         options.beamSize = beamSize
         options.threadCount = threadCount
+        options.batchSize = batchSize
         if let padding { options.shortWindowPadding = padding }
         return options
     }
@@ -52,6 +60,8 @@ struct DecodingArguments: Sendable, Hashable {
     /// Streaming options with these settings; `--padding` sets the commit pass's.
     func streamingOptions(language override: String? = nil) -> StreamingOptions {
         var options = StreamingOptions(transcription: options(language: override))
+        // The live path decodes its own windows; batching is for files.
+        options.transcription.batchSize = nil
         if let padding { options.commitPadding = padding }
         return options
     }

@@ -7,7 +7,7 @@ struct TranscribeCommand: SpeechCommand {
     static let help = CommandHelp(
         commandName: "transcribe",
         overview: "Transcribe audio files (WAV, FLAC, OGG/Opus, MP3; any rate and channel count).",
-        usage: "transcribe <file>... [--language xx|auto] [--model <name>] [--compute-type int8|float32] [--beam <N>] [--format text|json|srt|vtt] [--words] [--prompt <text>] [--phrase <phrase>]... [--threads <N>] [--padding silence|zeros|both]",
+        usage: "transcribe <file>... [--language xx|auto] [--model <name>] [--compute-type int8|float32] [--beam <N>] [--format text|json|srt|vtt] [--words] [--prompt <text>] [--phrase <phrase>]... [--threads <N>] [--batch-size <N>] [--padding silence|zeros|both]",
         arguments: [("<file>", "Audio files to transcribe.")],
         commandOptions: [
             DecodingArguments.languageOption,
@@ -19,6 +19,7 @@ struct TranscribeCommand: SpeechCommand {
             .value("prompt", "text", help: "Text that comes before the audio: names, spelling, style."),
             .repeated("phrase", "phrase", help: "A phrase to bias recognition toward (e.g. a product name)."),
             DecodingArguments.threadsOption,
+            DecodingArguments.batchSizeOption,
             DecodingArguments.paddingOption,
             .flag("punctuation", help: "Keep punctuation in the transcript.", onByDefault: true),
         ],

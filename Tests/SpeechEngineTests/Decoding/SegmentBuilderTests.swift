@@ -35,3 +35,28 @@ import Testing
         #expect(result.seekFrames == 1)
     }
 }
+
+/// A batched chunk has no next window: the text after its last timestamp
+/// pair becomes a segment to the chunk's end instead of being left to seek to.
+@Suite struct SegmentBuilderTailTests {
+    static let builder = SegmentBuilderTests.builder
+
+    @Test func theTailRunsToTheWindowEnd() {
+        let ts = Self.builder.special.timestampBegin
+        let tokens = [ts, 400, ts + 75, ts + 80, 401, 402]
+        let kept = Self.builder.split(tokens, windowFrames: 2000, keepsTail: true)
+        #expect(kept.pieces.map(\.tokens) == [[ts, 400, ts + 75], [ts + 80, 401, 402]])
+        #expect(kept.pieces[1].start == 1.6 && kept.pieces[1].end == 20)
+        #expect(kept.seekFrames == 2000)
+        // Without it (window by window) the tail is decoded again from the pair, 1.5 s.
+        let dropped = Self.builder.split(tokens, windowFrames: 2000)
+        #expect(dropped.pieces.count == 1 && dropped.seekFrames == 150)
+    }
+
+    @Test func aTimestampOnlyTailAddsNothing() {
+        let ts = Self.builder.special.timestampBegin
+        let tokens = [ts, 400, ts + 75, ts + 80]
+        let kept = Self.builder.split(tokens, windowFrames: 2000, keepsTail: true)
+        #expect(kept.pieces.map(\.tokens) == [[ts, 400, ts + 75]])
+    }
+}

@@ -4,7 +4,7 @@ import SpeechEvaluation
 import TestSupport
 import Testing
 
-/// int8 weights and kernels (the default) against float32 on real speech:
+/// int8 weights and kernels (opt-in) against float32 (the default) on real speech:
 /// the int8 transcripts of a corpus slice keep the float32 WER within two
 /// points (about six words of the slice's 324), and what loads by default
 /// is int8 in a quarter of the float weights' memory.

@@ -27,7 +27,10 @@ import Testing
     @Test func usageMistakes() {
         for arguments in [["a.wav", "--rss-every", "60"], ["a.wav", "--no-batch"],
                           ["a.wav", "--stream", "--rss-every", "0"], ["a.wav", "--stream", "--rss-every", "1.5"],
-                          ["a.wav", "--stream", "--realtime", "--fast"], ["a.wav", "--fast"]] {
+                          ["a.wav", "--stream", "--realtime", "--fast"], ["a.wav", "--fast"],
+                          ["a.wav", "--against", "whisper.cpp"], ["a.wav", "--against", "faster-whisper", "--stream"],
+                          ["a.wav", "--stream", "--batch-size", "4"], ["a.wav", "--batch-size", "0"],
+                          ["a.wav", "--batch-size", "33"]] {
             #expect(throws: UsageError.self, "\(arguments)") { try command(arguments) }
         }
     }
@@ -71,5 +74,48 @@ import Testing
         #expect((resident["points"] as? [Any])?.count == 1)
         #expect(object["committedVersusBatchWER"] == nil)
         #expect(object["committedText"] as? String == "a b")
+    }
+
+    @Test func againstFasterWhisperComparesGreedyAndBeamFiveUnlessABeamIsGiven() throws {
+        let both = try command(["a.wav", "--against", "faster-whisper"])
+        #expect(both.comparesWithFasterWhisper && both.comparisonBeams == [1, 5])
+        let one = try command(["a.wav", "--against", "faster-whisper", "--beam", "5", "--batch-size", "4"])
+        #expect(one.comparisonBeams == [5])
+        #expect(one.decoding.batchSize == 4 && one.decoding.options().batchSize == 4)
+        #expect(try command(["a.wav"]).decoding.options().batchSize == nil)
+    }
+
+    @Test func theComparisonRunsEveryConfigurationWithOneBatchSize() {
+        let comparison = FasterWhisperComparison(
+            file: "a.wav", rounds: 1, beams: [1], batchSize: 4, threads: 2, language: "en",
+            modelDirectory: URL(fileURLWithPath: "/models/whisper-base"), speechExecutable: "/bin/speech",
+            benchScript: "/b/bench.py")
+        let configurations = comparison.configurations
+        #expect(configurations.map(\.label) == ["speech", "faster-whisper float32", "speech batched 4",
+                                                "faster-whisper int8", "faster-whisper int8 batched 4"])
+        #expect(configurations.filter(\.isOurs).count == 2)
+        let batched = configurations[4].command
+        #expect(batched.suffix(4) == ["--compute-type", "int8", "--batch-size", "4"])
+        #expect(batched.contains("--model-dir") && batched.contains("--language") && batched.contains("--threads"))
+        #expect(!configurations[0].command.contains("--batch-size"))
+    }
+
+    @Test func theComparisonTableShowsRatiosAndOurStages() {
+        let stages = [StageBreakdown.Row(stage: "encode", seconds: 2, calls: 4, millisecondsPerCall: 500, share: 0.5),
+                      StageBreakdown.Row(stage: "decode.step", seconds: 1, calls: 100, millisecondsPerCall: 10, share: 0.25)]
+        let measured = [
+            FasterWhisperComparison.Measured(configuration: "speech", isOurs: true, beam: 1, wallSeconds: TimingSummary(runs: [4, 6]),
+                                             modelLoadSeconds: 1, peakResidentMegabytes: 380, stages: stages, text: "a"),
+            FasterWhisperComparison.Measured(configuration: "faster-whisper int8", isOurs: false, beam: 1,
+                                             wallSeconds: TimingSummary(runs: [5, 5]), modelLoadSeconds: 2,
+                                             peakResidentMegabytes: 350, stages: nil, text: "a"),
+        ]
+        let result = FasterWhisperComparison.Result(
+            file: "a.wav", audioSeconds: 100, rounds: 2, threads: 2, measured: measured,
+            ratios: [.init(beam: 1, ours: "speech", theirs: "faster-whisper int8", minimum: 0.8, median: 1.0)])
+        let table = FasterWhisperComparison.table(result)
+        #expect(table.contains("speech: faster-whisper int8 0.80x (1.00x)"), "\(table)")
+        #expect(table.contains("stages of speech, beam 1 (fastest run):"), "\(table)")
+        #expect(table.contains("  decode.step"), "\(table)")
     }
 }
