@@ -18,6 +18,18 @@ public struct StreamingOptions: Sendable, Hashable {
     /// on pieces cut at endpoints (Benchmarks/RESULTS.md). Volatile passes
     /// always decode once, with silence.
     public var commitPadding: TranscriptionOptions.ShortWindowPadding = .silence
+    /// Commit words while the speaker goes on, once two consecutive accurate
+    /// passes agree on them, and drop their audio: the end of input then
+    /// leaves only the short tail not agreed on yet to decode, so the final
+    /// result's delay does not grow with the utterance. Off: the whole
+    /// utterance is decoded at its endpoint (the behaviour before 2026-12-02).
+    public var commitsStableWords: Bool = true
+    /// Live passes encode a window this long (seconds) or, when the pending
+    /// audio needs more, the audio plus two seconds, instead of Whisper's 30 s
+    /// window; nil always encodes 30 s. Pending audio is short once stable
+    /// words are committed, so the encoder's work follows it
+    /// (Benchmarks/RESULTS.md measures the accuracy). Recordings keep 30 s.
+    public var liveEncoderWindowSeconds: Double? = 10
 
     public init(transcription: TranscriptionOptions = TranscriptionOptions()) {
         self.transcription = transcription
