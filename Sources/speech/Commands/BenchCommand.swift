@@ -127,8 +127,7 @@ struct BenchCommand: SpeechCommand {
         if options.transcription.language == nil { options.transcription.language = "en" }
         let fast = options.transcription.language == "en" && AssetStore.default.isInstalled(.whisperTinyEn)
             ? try ModelCache.shared.transcriber(.whisperTinyEn) : nil
-        let samples = try AudioDecoder.decode(contentsOf: URL(fileURLWithPath: file))
-        let benchmark = StreamingBenchmark(samples: samples, realtime: realtime, options: options,
+        let benchmark = StreamingBenchmark(file: URL(fileURLWithPath: file), realtime: realtime, options: options,
                                            accurate: accurate, fast: fast,
                                            residentSampleIntervalSeconds: Double(residentSampleIntervalSeconds),
                                            comparesWithBatch: comparesWithBatch)

@@ -71,7 +71,7 @@ struct StreamingPipelineAgreementTests {
         let fickle: StreamingPipeline.Decode = { samples, options, interruption, onWindow in
             passes.count += 1
             var transcript = Base.decode(samples, options, interruption, onWindow)
-            let end = Double(samples.count) / rate
+            let end = Double(samples.count) / Self.rate
             for index in transcript.segments.indices {
                 for word in transcript.segments[index].words.indices
                 where transcript.segments[index].words[word].endSeconds > end - 1.0 {
