@@ -57,6 +57,12 @@ extension StreamingPipeline {
     mutating func decodeLive(_ decode: Decode, _ transcription: TranscriptionOptions, accurate: Bool,
                              interruption: Interruption?) throws -> Transcript {
         var transcription = conditioned(transcription)
+        // The stream's detector heard speech in this audio with the context before it; a detector
+        // run on the buffer alone, which starts mid-speech after a commit, can miss it (no quiet
+        // frames to learn a noise floor from) and the window would be skipped with its words.
+        if detector.isSpeechActive || lastSpeechEndSample > bufferStart {
+            transcription.skipsWindowsWithoutSpeech = false
+        }
         if let shortest = options.liveEncoderWindowSeconds {
             // Two seconds past the audio: Whisper reads the end of speech off the silence after it.
             let window = min(30, max(shortest, seconds(buffer.count) + 2))

@@ -80,6 +80,8 @@ struct StreamingPipeline {
     var work = StreamingWork()
     /// Set in `finish()`: passes from then on are the delay after the end of input.
     var finishing = false
+    /// Stream sample where the detector last heard speech end.
+    var lastSpeechEndSample = 0
 
     var detector = SpeechActivityDetector()
     /// Stream samples the detector did not hear (long gaps, recordings): its
@@ -337,6 +339,7 @@ struct StreamingPipeline {
                 bufferHasSpeech = true
                 emit(.speechDetected(atSeconds: seconds(detectorOrigin + index)))
             case .speechEnded(let index):
+                lastSpeechEndSample = detectorOrigin + index
                 emit(.speechEnded(atSeconds: seconds(detectorOrigin + index)))
             }
         }

@@ -44,15 +44,15 @@ struct StreamingBenchmark {
         /// WER of the committed stream against the batch transcript of the same audio.
         var committedVersusBatchWER: Double?
         /// Whether the audio was read from the file as it was fed (else decoded whole first).
-        var readChunkByChunk: Bool
+        var readChunkByChunk = false
         /// Process CPU seconds (user + system) the stream took, model load excluded.
-        var streamCPUSeconds: Double
+        var streamCPUSeconds = 0.0
         /// Process CPU seconds the batch transcription of the same audio took (nil with `--no-batch`).
-        var batchCPUSeconds: Double?
+        var batchCPUSeconds: Double? = nil
         /// The recognizer's accounting: audio decoded per model, and after the end of input.
-        var work: StreamingWork
+        var work = StreamingWork()
         /// Interim and confirmed word latencies against the batch word times (realtime with batch only).
-        var wordLatency: StreamingWordLatency?
+        var wordLatency: StreamingWordLatency? = nil
     }
 
     func run() async throws -> Result {

@@ -7,7 +7,7 @@ struct BenchCommand: SpeechCommand {
     static let help = CommandHelp(
         commandName: "bench",
         overview: "Benchmark model load time, transcription wall time, real-time factor and peak memory.",
-        usage: "bench <file> [--runs <N>] [--beam <N>] [--threads <N>] [--padding silence|zeros|both] [--model <name>] [--language xx|auto] [--stream [--realtime|--fast] [--rss-every <seconds>] [--no-batch]] [--format text|json]",
+        usage: "bench <file> [--runs <N>] [--beam <N>] [--threads <N>] [--padding silence|zeros|both] [--model <name>] [--language xx|auto] [--stream [--realtime|--fast] [--rss-every <seconds>] [--no-batch] [--live-window <seconds>] [--commit-at-endpoints]] [--format text|json]",
         arguments: [("<file>", "The audio file to transcribe in every run.")],
         commandOptions: [
             .value("runs", "N", help: "Timed runs (default: 3)."),
@@ -21,6 +21,8 @@ struct BenchCommand: SpeechCommand {
             .flag("fast", help: "With --stream: feed as fast as possible (the default; measures throughput)."),
             .value("rss-every", "seconds", help: "With --stream: measure RSS every this many seconds of audio\n(default: 300)."),
             .flag("batch", help: "With --stream: also transcribe the file in batch and score the stream\nagainst it (default: on).", onByDefault: true),
+            .value("live-window", "seconds", help: "With --stream: shortest encoder window of live passes, 30 for\nWhisper's full window (default: 10)."),
+            .flag("commit-at-endpoints", help: "With --stream: commit only at endpoints, not stable words during\nspeech (the behaviour before 2026-12-02)."),
             .value("format", "format", help: "Output: text or json (default: text)."),
         ],
         discussion: """
@@ -52,6 +54,9 @@ struct BenchCommand: SpeechCommand {
     var realtime: Bool
     var residentSampleIntervalSeconds: Int
     var comparesWithBatch: Bool
+    /// `--live-window`: nil keeps the default; 30 encodes Whisper's full window.
+    var liveWindowSeconds: Int?
+    var commitsAtEndpointsOnly: Bool
 
     init(arguments: ParsedArguments) throws(UsageError) {
         guard arguments.positionals.count <= 1 else {
@@ -70,6 +75,8 @@ struct BenchCommand: SpeechCommand {
         if realtime && arguments.flag("fast") { throw UsageError("Choose one of --realtime and --fast.") }
         residentSampleIntervalSeconds = try arguments.integer("rss-every", in: 1...86_400) ?? 300
         comparesWithBatch = arguments.flag("batch", default: true)
+        liveWindowSeconds = try arguments.integer("live-window", in: 1...30)
+        commitsAtEndpointsOnly = arguments.flag("commit-at-endpoints")
         if !stream && (arguments.value("rss-every") != nil || !comparesWithBatch) {
             throw UsageError("--rss-every and --no-batch go with --stream.")
         }
@@ -125,6 +132,8 @@ struct BenchCommand: SpeechCommand {
         let accurate = try model.loadTranscriber()
         var options = decoding.streamingOptions()
         if options.transcription.language == nil { options.transcription.language = "en" }
+        if let liveWindowSeconds { options.liveEncoderWindowSeconds = liveWindowSeconds >= 30 ? nil : Double(liveWindowSeconds) }
+        if commitsAtEndpointsOnly { options.commitsStableWords = false }
         let fast = options.transcription.language == "en" && AssetStore.default.isInstalled(.whisperTinyEn)
             ? try ModelCache.shared.transcriber(.whisperTinyEn) : nil
         let benchmark = StreamingBenchmark(file: URL(fileURLWithPath: file), realtime: realtime, options: options,
