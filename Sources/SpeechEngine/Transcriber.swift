@@ -66,7 +66,7 @@ public final class Transcriber: Sendable {
             LogMelSpectrogram(melCount: model.dimensions.melCount)
                 .compute(samples, paddingSamples: LogMelSpectrogram.windowSampleCount)
         }
-        let contentFrames = mel.frameCount - frames
+        let contentFrames = mel.frameCount - LogMelSpectrogram.windowFrameCount
         // Windows without speech are not decoded at all: Whisper invents text
         // ("Thanks for watching!") over silence and noise more often than its
         // no-speech probability catches.
