@@ -217,47 +217,6 @@ struct StreamingPipeline {
         bufferHasSpeech = !rest.isEmpty || detector.isSpeechActive
     }
 
-    /// Decodes `samples` — audio that is all there, such as a file — as
-    /// `Transcriber` decodes a file (the options' own padding, beam and
-    /// fallback), after committing what is pending. Each decoded window
-    /// comes out as a `.final` at once — announced by a `.volatile` of the
-    /// same text when volatile results are on, so clients that show volatile
-    /// text see the file's progress the way live audio shows it; stream
-    /// time advances by the recording's length.
-    mutating func appendRecording(_ samples: [Float]) throws {
-        try flushUnblocked()
-        detectorEvents(detector.finish())
-        try commitPending()
-        let start = totalSamples
-        let offset = seconds(start)
-        for region in SpeechActivityDetector.speechRegions(in: samples) {
-            emit(.speechDetected(atSeconds: offset + seconds(region.lowerBound)))
-            emit(.speechEnded(atSeconds: offset + seconds(region.upperBound)))
-        }
-        var rangeStart = max(committedEndSeconds, offset)
-        var tail = committedTail
-        let emit = self.emit
-        let reportsVolatile = options.reportsVolatileResults
-        let transcript = try accurate(samples, conditioned(options.transcription), nil) { window in
-            let through = offset + window.throughSeconds
-            if let hypothesis = Self.hypothesis(of: window.segments, offset: offset, from: rangeStart, to: through,
-                                                alternatives: window.alternatives) {
-                if reportsVolatile { emit(.volatile(hypothesis)) }
-                emit(.final(hypothesis))
-                tail = Self.appending(hypothesis.text, to: tail)
-            }
-            emit(.committed(throughSeconds: through))
-            emit(.progress(processedSeconds: through))
-            rangeStart = through
-        }
-        _ = transcript
-        committedTail = tail
-        committedEndSeconds = seconds(totalSamples + samples.count)
-        hasCommitted = true
-        skipUnheard(samples.count)
-        emit(.progress(processedSeconds: seconds(totalSamples)))
-    }
-
     /// End of input: commits what is pending.
     mutating func finish() throws {
         finishing = true
@@ -270,7 +229,7 @@ struct StreamingPipeline {
 
     // MARK: Live audio
 
-    private mutating func flushUnblocked() throws {
+    mutating func flushUnblocked() throws {
         guard !unblocked.isEmpty else { return }
         let rest = unblocked
         unblocked = []
@@ -278,7 +237,7 @@ struct StreamingPipeline {
     }
 
     /// Commits until the buffer is empty: a pass may leave skipped speech for another.
-    private mutating func commitPending() throws {
+    mutating func commitPending() throws {
         var passes = 0
         while bufferHasSpeech, !buffer.isEmpty, passes < 4 {
             try commit(all: true)
@@ -325,7 +284,7 @@ struct StreamingPipeline {
         emit(.progress(processedSeconds: seconds(totalSamples)))
     }
 
-    private mutating func detectorEvents(_ detected: [SpeechActivityDetector.Event]) {
+    mutating func detectorEvents(_ detected: [SpeechActivityDetector.Event]) {
         for event in detected {
             switch event {
             case .speechStarted(let index):
@@ -403,7 +362,7 @@ struct StreamingPipeline {
     /// Moves stream time over `sampleCount` samples the live path did not
     /// hear (a long gap, a recording decoded apart): nothing pending, the
     /// detector's clock shifted, everything before the new end final.
-    private mutating func skipUnheard(_ sampleCount: Int) {
+    mutating func skipUnheard(_ sampleCount: Int) {
         totalSamples += sampleCount
         buffer = []
         bufferStart = totalSamples
@@ -411,18 +370,6 @@ struct StreamingPipeline {
         agreement.reset()
         detectorOrigin += sampleCount
         advanceWatermark(to: seconds(totalSamples), force: true)
-    }
-
-    /// The sample where the detector hears speech well after `coveredSeconds`
-    /// (the end of the decoded text), if any.
-    private func skippedSpeechStart(after coveredSeconds: Double) -> Int? {
-        let margin = Int((coveredSeconds + 0.5) * Self.sampleRate)
-        guard margin < buffer.count else { return nil }
-        let regions = SpeechActivityDetector.speechRegions(in: buffer)
-        guard regions.contains(where: { $0.lowerBound >= margin && $0.count >= Int(0.3 * Self.sampleRate) }) else {
-            return nil
-        }
-        return min(buffer.count, Int(coveredSeconds * Self.sampleRate))
     }
 
     /// A quick greedy pass over the buffer with the fast model.

@@ -26,10 +26,12 @@ public struct StreamingOptions: Sendable, Hashable {
     public var commitsStableWords: Bool = true
     /// Live passes encode a window this long (seconds) or, when the pending
     /// audio needs more, the audio plus two seconds, instead of Whisper's 30 s
-    /// window; nil always encodes 30 s. Pending audio is short once stable
-    /// words are committed, so the encoder's work follows it
-    /// (Benchmarks/RESULTS.md measures the accuracy). Recordings keep 30 s.
-    public var liveEncoderWindowSeconds: Double? = 10
+    /// window; nil (the default) always encodes 30 s. Pending audio is short
+    /// once stable words are committed, so a short window cuts the encoder's
+    /// work several times, but on 2026-12-02 a 10 s window misheard short
+    /// clips (cmu-arctic: 13.75% against 7.50% WER, Benchmarks/RESULTS.md),
+    /// so it stays opt-in. Recordings always use 30 s.
+    public var liveEncoderWindowSeconds: Double? = nil
 
     public init(transcription: TranscriptionOptions = TranscriptionOptions()) {
         self.transcription = transcription
