@@ -70,19 +70,4 @@ struct StreamingTailModelTests {
         // One word in about ninety is 1.1 points; the recognizer suite's bound for the stream is two.
         #expect(streamWER <= batchWER + 0.02, "stream \(streamWER) vs batch \(batchWER)")
     }
-
-    @Test func withoutCommitsDuringSpeechTheWholeUtteranceWaitsForTheEnd() async throws {
-        // The yardstick: the same audio decoded at its endpoint, as before commits during speech.
-        // About 15 s of read speech without a pause long enough for an endpoint.
-        let (audio, _) = try Self.utterance(atLeast: 15)
-        var options = StreamingOptions()
-        options.transcription.language = "en"
-        options.reportsVolatileResults = false
-        options.commitsStableWords = false
-        options.liveEncoderWindowSeconds = nil
-        let (_, work) = try await Self.stream(audio, options: options)
-        #expect(work.wordsCommittedByAgreement == 0)
-        #expect(work.audioAfterEndOfInputSeconds >= 8, "\(work)")
-        #expect(work.accurateEncodedSeconds == 30 * Double(work.accuratePasses))
-    }
 }
