@@ -52,12 +52,8 @@ extension Transcriber {
         }
         if interruption.stopsDecoding { throw EngineError(.cancelled, "Transcription was cancelled.") }
         progress?(1)
-        let text = segments.map(\.text).joined().trimmingCharacters(in: .whitespaces)
-        let ranked = alternatives.isEmpty ? [Alternative(text: text, score: 0)] : alternatives
-        return Transcript(segments: segments, language: session.language ?? "en",
-                          languageProbability: session.languageProbability,
-                          durationSeconds: Double(samples.count) / LogMelSpectrogram.sampleRate,
-                          alternatives: Array(ranked.prefix(max(1, options.alternativeCount))))
+        return Self.transcript(segments, alternatives: alternatives, session: session,
+                               sampleCount: samples.count, options: options)
     }
 }
 

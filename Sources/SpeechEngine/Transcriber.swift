@@ -104,12 +104,8 @@ public final class Transcriber: Sendable {
         }
         // A window cut short by the interruption is not a result.
         if interruption.stopsDecoding { throw EngineError(.cancelled, "Transcription was cancelled.") }
-        let text = segments.map(\.text).joined().trimmingCharacters(in: .whitespaces)
-        let ranked = alternatives.isEmpty ? [Alternative(text: text, score: 0)] : alternatives
-        return Transcript(segments: segments, language: session.language ?? "en",
-                          languageProbability: session.languageProbability,
-                          durationSeconds: Double(samples.count) / LogMelSpectrogram.sampleRate,
-                          alternatives: Array(ranked.prefix(max(1, options.alternativeCount))))
+        return Self.transcript(segments, alternatives: alternatives, session: session,
+                               sampleCount: samples.count, options: options)
     }
 
     /// The window at `startFrame` as the encoder will see it: once when it is
@@ -159,5 +155,17 @@ public final class Transcriber: Sendable {
             throw EngineError(.invalidArgument,
                               "The phrase boost must be between 0 and \(TranscriptionOptions.maximumPhraseBoost) (got \(options.phraseBoost)); the default is 2.")
         }
+    }
+
+    /// The transcript of decoded segments, both decoding paths': the text is
+    /// the segments' joined, and with no n-best list it is the only one.
+    static func transcript(_ segments: [Segment], alternatives: [Alternative], session: TranscriptionSession,
+                           sampleCount: Int, options: TranscriptionOptions) -> Transcript {
+        let text = segments.map(\.text).joined().trimmingCharacters(in: .whitespaces)
+        let ranked = alternatives.isEmpty ? [Alternative(text: text, score: 0)] : alternatives
+        return Transcript(segments: segments, language: session.language ?? "en",
+                          languageProbability: session.languageProbability,
+                          durationSeconds: Double(sampleCount) / LogMelSpectrogram.sampleRate,
+                          alternatives: Array(ranked.prefix(max(1, options.alternativeCount))))
     }
 }
