@@ -65,12 +65,12 @@ public final class Transcriber: Sendable {
         }
         var session = try TranscriptionSession(model: model, options: options, clock: clock)
         session.interruption = interruption
-        let frames = Self.encoderFrames(options, sampleCount: samples.count)
+        let frames = LogMelSpectrogram.windowFrameCount
         let mel = clock.measure(.melSpectrogram) {
             LogMelSpectrogram(melCount: model.dimensions.melCount)
                 .compute(samples, paddingSamples: LogMelSpectrogram.windowSampleCount)
         }
-        let contentFrames = mel.frameCount - LogMelSpectrogram.windowFrameCount
+        let contentFrames = mel.frameCount - frames
         // Windows without speech are not decoded at all: Whisper invents text
         // ("Thanks for watching!") over silence and noise more often than its
         // no-speech probability catches.
@@ -126,15 +126,6 @@ public final class Transcriber: Sendable {
         case .zeros: return [zeros()]
         case .both: return holdsWholeInput ? [silence(), zeros()] : [silence()]
         }
-    }
-
-    /// Frames per encoder window: Whisper's 30 s, or the shorter even
-    /// window the options ask for when the whole input fits in it.
-    static func encoderFrames(_ options: TranscriptionOptions, sampleCount: Int) -> Int {
-        let full = LogMelSpectrogram.windowFrameCount
-        guard let requested = options.encoderWindowFrames else { return full }
-        let window = min(full, max(2, requested + requested % 2))
-        return sampleCount / 160 + 1 < window ? window : full
     }
 
     static func validate(_ options: TranscriptionOptions) throws {

@@ -78,13 +78,6 @@ public struct TranscriptionOptions: Sendable, Hashable {
     /// cross-attention cache with whisper-base).
     public static let maximumBatchSize = 32
 
-    /// Encoder window in mel frames (10 ms each) for audio that fits in it,
-    /// instead of Whisper's 30 s; nil for 30 s. The streaming pipeline's
-    /// passes over a few seconds of pending audio set it, so their encoder
-    /// work follows the audio's length (Benchmarks/RESULTS.md measures the
-    /// accuracy). Not public: files keep Whisper's windows.
-    var encoderWindowFrames: Int? = nil
-
     public enum Task: String, Sendable, Hashable { case transcribe, translate }
 
     /// What fills the rest of a short window. Whisper's reference pads the

@@ -10,13 +10,8 @@ import Foundation
 /// the accurate model at an endpoint (silence after speech, end of input);
 /// a buffer that grows past `bufferLimitSeconds` commits all but its last
 /// segment and keeps that segment's audio, so no word is cut at a seam.
-/// While speech goes on, an accurate pass every `agreementIntervalSeconds`
-/// commits the words it and the previous pass agree on (`PrefixAgreement`)
-/// and drops their audio at a word boundary, keeping their text as the
-/// prompt: the end of input leaves only the tail not agreed on yet (about
-/// two seconds) to decode. Live passes encode a window fitted to the pending
-/// audio (`StreamingOptions.liveEncoderWindowSeconds`), so their work follows
-/// its length; the buffer never exceeds one 30 s window.
+/// Every pass encodes one fixed 30 s window: work per pass does not grow
+/// with utterance length, and the buffer never exceeds one window.
 ///
 /// The verbs the faces need beside audio:
 /// - `commit(throughSample:)` finalizes the words before a stream time and
@@ -63,53 +58,35 @@ struct StreamingPipeline {
     var silentCommitStepSeconds = 1.0
     /// Committed text carried into the next pass's prompt (Whisper's
     /// conditioning on previous text), so casing and punctuation continue.
-    var committedTail = ""
-    /// Audio between agreement passes while speech goes on (`commitsStableWords`).
-    var agreementIntervalSeconds = 1.0
-    /// Pending audio before the first agreement pass: less holds too few words to agree on.
-    var agreementMinimumSeconds = 1.5
-    /// A word ending this close to the end of the audio is not committed yet: it may be cut off.
-    var agreementGuardSeconds = 0.3
-    /// What the last accurate pass heard and which words are committed (see `PrefixAgreement`).
-    var agreement = PrefixAgreement()
-    /// Stream sample of the last agreement pass.
-    var samplesAtLastAgreement = 0
-    /// Stream sample where the pending utterance's speech started.
-    var utteranceStartSample = 0
-    /// The decoding work done so far, in audio seconds (the engine's own accounting).
-    var work = StreamingWork()
-    /// Set in `finish()`: passes from then on are the delay after the end of input.
-    var finishing = false
-    /// Stream sample where the detector last heard speech end.
-    var lastSpeechEndSample = 0
+    private var committedTail = ""
 
-    var detector = SpeechActivityDetector()
+    private var detector = SpeechActivityDetector()
     /// Stream samples the detector did not hear (long gaps, recordings): its
     /// sample index plus this is stream time. It keeps its noise floor across them.
-    var detectorOrigin = 0
-    var buffer: [Float] = []
+    private var detectorOrigin = 0
+    private var buffer: [Float] = []
     /// Stream sample index of `buffer[0]`.
-    var bufferStart = 0
+    private var bufferStart = 0
     /// Stream time in samples: audio appended plus gaps.
-    var totalSamples = 0
-    var bufferHasSpeech = false
-    var samplesAtLastVolatile = 0
+    private var totalSamples = 0
+    private var bufferHasSpeech = false
+    private var samplesAtLastVolatile = 0
     /// Where the last committed range ended, in seconds; the next range starts here.
-    var committedEndSeconds = 0.0
+    private var committedEndSeconds = 0.0
     /// Whether anything was committed (the carry after a commit is longer than the pre-roll).
-    var hasCommitted = false
+    private var hasCommitted = false
     /// The last `.committed` time emitted.
-    var watermarkSeconds = 0.0
+    private var watermarkSeconds = 0.0
 
     /// Raised when the input closes: a volatile pass then running stops,
     /// since the final pass follows at once and would wait for it — but only
     /// once the pending audio has had a volatile result, so the order of
     /// events the faces report does not change.
-    let volatileInterruption: Interruption?
+    private let volatileInterruption: Interruption?
     /// Raised on cancellation: any pass stops between decoding steps.
-    let cancellation: Interruption?
+    private let cancellation: Interruption?
     /// A volatile result was reported for the audio not yet committed.
-    var reportedVolatileSinceCommit = false
+    private var reportedVolatileSinceCommit = false
 
     init(accurate: @escaping Decode, fast: @escaping Decode, options: StreamingOptions,
          volatileInterruption: Interruption? = nil, cancellation: Interruption? = nil,
@@ -193,8 +170,12 @@ struct StreamingPipeline {
         // Decode everything pending: the audio after the cut is context for the words before it.
         var transcription = commitOptions()
         transcription.wordTimestamps = true
-        let transcript = try decodeAccurate(transcription)
-        let words = agreement.removingOverlap(shifted(transcript.words))
+        let transcript = try accurate(buffer, conditioned(transcription), nil, nil)
+        let offset = seconds(bufferStart)
+        let words = transcript.words.map { word in
+            WordTiming(word: word.word, startSeconds: word.startSeconds + offset, endSeconds: word.endSeconds + offset,
+                       probability: word.probability)
+        }
         // A word belongs before the cut when most of it is.
         let committed = words.prefix { ($0.startSeconds + $0.endSeconds) / 2 <= cutSeconds }
         let rest = words.dropFirst(committed.count)
@@ -211,16 +192,53 @@ struct StreamingPipeline {
             emit(.final(hypothesis))
             remember(text)
         }
-        agreement.forgetPass()
-        agreement.noteCommitted(Array(committed))
         settleCommit(through: rangeEnd, droppingSamples: keepFrom - bufferStart)
         bufferHasSpeech = !rest.isEmpty || detector.isSpeechActive
     }
 
+    /// Decodes `samples` — audio that is all there, such as a file — as
+    /// `Transcriber` decodes a file (the options' own padding, beam and
+    /// fallback), after committing what is pending. Each decoded window
+    /// comes out as a `.final` at once — announced by a `.volatile` of the
+    /// same text when volatile results are on, so clients that show volatile
+    /// text see the file's progress the way live audio shows it; stream
+    /// time advances by the recording's length.
+    mutating func appendRecording(_ samples: [Float]) throws {
+        try flushUnblocked()
+        detectorEvents(detector.finish())
+        try commitPending()
+        let start = totalSamples
+        let offset = seconds(start)
+        for region in SpeechActivityDetector.speechRegions(in: samples) {
+            emit(.speechDetected(atSeconds: offset + seconds(region.lowerBound)))
+            emit(.speechEnded(atSeconds: offset + seconds(region.upperBound)))
+        }
+        var rangeStart = max(committedEndSeconds, offset)
+        var tail = committedTail
+        let emit = self.emit
+        let reportsVolatile = options.reportsVolatileResults
+        let transcript = try accurate(samples, conditioned(options.transcription), nil) { window in
+            let through = offset + window.throughSeconds
+            if let hypothesis = Self.hypothesis(of: window.segments, offset: offset, from: rangeStart, to: through,
+                                                alternatives: window.alternatives) {
+                if reportsVolatile { emit(.volatile(hypothesis)) }
+                emit(.final(hypothesis))
+                tail = Self.appending(hypothesis.text, to: tail)
+            }
+            emit(.committed(throughSeconds: through))
+            emit(.progress(processedSeconds: through))
+            rangeStart = through
+        }
+        _ = transcript
+        committedTail = tail
+        committedEndSeconds = seconds(totalSamples + samples.count)
+        hasCommitted = true
+        skipUnheard(samples.count)
+        emit(.progress(processedSeconds: seconds(totalSamples)))
+    }
+
     /// End of input: commits what is pending.
     mutating func finish() throws {
-        finishing = true
-        defer { finishing = false }
         try flushUnblocked()
         detectorEvents(detector.finish())
         try commitPending()
@@ -229,7 +247,7 @@ struct StreamingPipeline {
 
     // MARK: Live audio
 
-    mutating func flushUnblocked() throws {
+    private mutating func flushUnblocked() throws {
         guard !unblocked.isEmpty else { return }
         let rest = unblocked
         unblocked = []
@@ -237,7 +255,7 @@ struct StreamingPipeline {
     }
 
     /// Commits until the buffer is empty: a pass may leave skipped speech for another.
-    mutating func commitPending() throws {
+    private mutating func commitPending() throws {
         var passes = 0
         while bufferHasSpeech, !buffer.isEmpty, passes < 4 {
             try commit(all: true)
@@ -262,16 +280,11 @@ struct StreamingPipeline {
             }
         } else {
             let silence = detector.isSpeechActive ? 0 : detector.trailingNonSpeechSeconds
-            // The utterance's length, not the buffer's: agreement commits keep the buffer short.
-            let utterance = seconds(max(buffer.count, totalSamples - utteranceStartSample))
             if silence >= longSilenceSeconds
-                || (silence >= endpointSilenceSeconds && utterance >= shortUtteranceSeconds) {
+                || (silence >= endpointSilenceSeconds && seconds(buffer.count) >= shortUtteranceSeconds) {
                 try commit(all: true)
             } else if seconds(buffer.count) >= bufferLimitSeconds {
                 try commit(all: false)
-            } else if options.commitsStableWords, seconds(buffer.count) >= agreementMinimumSeconds,
-                      seconds(totalSamples - samplesAtLastAgreement) >= agreementIntervalSeconds {
-                try agreementPass()
             } else if options.reportsVolatileResults && mayRunVolatile
                         && seconds(totalSamples - samplesAtLastVolatile) >= options.volatileIntervalSeconds {
                 samplesAtLastVolatile = totalSamples
@@ -284,7 +297,7 @@ struct StreamingPipeline {
         emit(.progress(processedSeconds: seconds(totalSamples)))
     }
 
-    mutating func detectorEvents(_ detected: [SpeechActivityDetector.Event]) {
+    private mutating func detectorEvents(_ detected: [SpeechActivityDetector.Event]) {
         for event in detected {
             switch event {
             case .speechStarted(let index):
@@ -292,31 +305,35 @@ struct StreamingPipeline {
                 if !bufferHasSpeech {
                     let early = max(0, options.volatileIntervalSeconds - firstVolatileDelaySeconds)
                     samplesAtLastVolatile = totalSamples - Int(early * Self.sampleRate)
-                    samplesAtLastAgreement = totalSamples
-                    utteranceStartSample = detectorOrigin + index
                 }
                 bufferHasSpeech = true
                 emit(.speechDetected(atSeconds: seconds(detectorOrigin + index)))
             case .speechEnded(let index):
-                lastSpeechEndSample = detectorOrigin + index
                 emit(.speechEnded(atSeconds: seconds(detectorOrigin + index)))
             }
         }
     }
 
     /// Emits `.committed` when the watermark moved (by a step, unless forced).
-    mutating func advanceWatermark(to time: Double, force: Bool) {
+    private mutating func advanceWatermark(to time: Double, force: Bool) {
         guard time > watermarkSeconds, force || time - watermarkSeconds >= silentCommitStepSeconds else { return }
         watermarkSeconds = time
         emit(.committed(throughSeconds: time))
+    }
+
+    /// The accurate pass's options for a live commit.
+    private func commitOptions() -> TranscriptionOptions {
+        var transcription = options.transcription
+        transcription.shortWindowPadding = options.commitPadding
+        return transcription
     }
 
     /// Transcribes the buffer with the accurate model and commits it — all of
     /// it, or all but the last segment, keeping that segment's audio.
     private mutating func commit(all: Bool) throws {
         guard bufferHasSpeech, !buffer.isEmpty else { return }
-        let transcript = try decodeAccurate(commitOptions())
-        var segments = droppingRepeatedWords(transcript.segments)
+        let transcript = try accurate(buffer, conditioned(commitOptions()), nil, nil)
+        var segments = transcript.segments
         var keepFromSample = buffer.count
         if !all, segments.count > 1, let last = segments.last {
             keepFromSample = min(buffer.count, max(0, Int(last.startSeconds * Self.sampleRate)))
@@ -337,9 +354,7 @@ struct StreamingPipeline {
                                                 ? transcript.alternatives : []) {
             emit(.final(hypothesis))
             remember(hypothesis.text)
-            agreement.noteCommitted(hypothesis.words)
         }
-        agreement.forgetPass()
         settleCommit(through: rangeEnd, droppingSamples: keepFromSample)
         if buffer.isEmpty || all {
             // Audio kept after a full commit holds skipped speech still to decode.
@@ -349,7 +364,7 @@ struct StreamingPipeline {
 
     /// What every commit leaves behind: results final through `rangeEnd`,
     /// the committed audio dropped from the buffer, the volatile clock reset.
-    mutating func settleCommit(through rangeEnd: Double, droppingSamples count: Int) {
+    private mutating func settleCommit(through rangeEnd: Double, droppingSamples count: Int) {
         committedEndSeconds = rangeEnd
         hasCommitted = true
         buffer.removeFirst(count)
@@ -362,18 +377,29 @@ struct StreamingPipeline {
     /// Moves stream time over `sampleCount` samples the live path did not
     /// hear (a long gap, a recording decoded apart): nothing pending, the
     /// detector's clock shifted, everything before the new end final.
-    mutating func skipUnheard(_ sampleCount: Int) {
+    private mutating func skipUnheard(_ sampleCount: Int) {
         totalSamples += sampleCount
         buffer = []
         bufferStart = totalSamples
         bufferHasSpeech = false
-        agreement.reset()
         detectorOrigin += sampleCount
         advanceWatermark(to: seconds(totalSamples), force: true)
     }
 
+    /// The sample where the detector hears speech well after `coveredSeconds`
+    /// (the end of the decoded text), if any.
+    private func skippedSpeechStart(after coveredSeconds: Double) -> Int? {
+        let margin = Int((coveredSeconds + 0.5) * Self.sampleRate)
+        guard margin < buffer.count else { return nil }
+        let regions = SpeechActivityDetector.speechRegions(in: buffer)
+        guard regions.contains(where: { $0.lowerBound >= margin && $0.count >= Int(0.3 * Self.sampleRate) }) else {
+            return nil
+        }
+        return min(buffer.count, Int(coveredSeconds * Self.sampleRate))
+    }
+
     /// A quick greedy pass over the buffer with the fast model.
-    private mutating func volatileHypothesis() throws -> StreamingHypothesis? {
+    private func volatileHypothesis() throws -> StreamingHypothesis? {
         var transcription = options.transcription
         transcription.shortWindowPadding = .silence
         transcription.beamSize = 1
@@ -382,13 +408,49 @@ struct StreamingPipeline {
         let transcript: Transcript
         do {
             let interruption = reportedVolatileSinceCommit ? volatileInterruption : nil
-            transcript = try decodeLive(fast, transcription, accurate: false, interruption: interruption)
+            transcript = try fast(buffer, conditioned(transcription), interruption, nil)
         } catch let error as EngineError where error.code == .cancelled && volatileInterruption?.isRaised == true
                     && cancellation?.isRaised != true {
             // The input closed mid-pass: the final pass makes this one moot.
             return nil
         }
-        return Self.hypothesis(of: droppingRepeatedWords(transcript.segments), offset: seconds(bufferStart),
-                               from: committedEndSeconds, to: seconds(bufferStart + buffer.count), alternatives: [])
+        return Self.hypothesis(of: transcript.segments, offset: seconds(bufferStart), from: committedEndSeconds,
+                               to: seconds(bufferStart + buffer.count), alternatives: [])
     }
+
+    /// The hypothesis over `[from, to]` of stream time made of `segments`,
+    /// whose times count from `offset`; nil when they hold no text.
+    private static func hypothesis(of segments: [Segment], offset: Double, from: Double, to: Double,
+                                   alternatives: [Alternative]) -> StreamingHypothesis? {
+        let text = segments.map(\.text).joined().trimmingCharacters(in: .whitespaces)
+        guard !text.isEmpty else { return nil }
+        let words = segments.flatMap(\.words).map { word in
+            WordTiming(word: word.word, startSeconds: word.startSeconds + offset, endSeconds: word.endSeconds + offset,
+                       probability: word.probability)
+        }
+        return StreamingHypothesis(startSeconds: from, endSeconds: max(from, to), text: text, words: words,
+                                   alternatives: alternatives)
+    }
+
+    static let promptCharacterCount = 300
+
+    private mutating func remember(_ text: String) {
+        committedTail = Self.appending(text, to: committedTail)
+    }
+
+    private static func appending(_ text: String, to tail: String) -> String {
+        String((tail + " " + text).suffix(promptCharacterCount))
+    }
+
+    /// Adds the tail of the committed text to the prompt, as Whisper conditions
+    /// each window on the previous one.
+    private func conditioned(_ transcription: TranscriptionOptions) -> TranscriptionOptions {
+        guard transcription.conditionOnPreviousText, !committedTail.isEmpty else { return transcription }
+        var conditioned = transcription
+        let previous = committedTail.trimmingCharacters(in: .whitespaces)
+        conditioned.initialPrompt = [transcription.initialPrompt, previous].compactMap { $0 }.joined(separator: " ")
+        return conditioned
+    }
+
+    private func seconds(_ samples: Int) -> Double { Double(samples) / Self.sampleRate }
 }

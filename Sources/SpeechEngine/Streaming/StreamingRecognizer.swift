@@ -106,10 +106,6 @@ public final class StreamingRecognizer: Sendable {
     /// Samples appended but not yet processed (how far behind the worker is).
     public var pendingSampleCount: Int { queue.pendingSampleCount }
 
-    /// The decoding work done so far, in audio seconds (`StreamingWork`),
-    /// as of the last verb the worker finished; final once `.finished` is out.
-    public var work: StreamingWork { queue.work }
-
     private static func run(_ pipeline: inout StreamingPipeline, queue: CommandQueue,
                             output: AsyncStream<StreamingEvent>.Continuation) {
         let behindLimit = Int(0.3 * Transcriber.sampleRate)
@@ -124,11 +120,9 @@ public final class StreamingRecognizer: Sendable {
                 case .recording(let samples): try pipeline.appendRecording(samples)
                 case .commit(let sample): try pipeline.commit(throughSample: sample)
                 }
-                queue.work = pipeline.work
             }
             try checkCancellation(queue)
             try pipeline.finish()
-            queue.work = pipeline.work
             try checkCancellation(queue)
             output.yield(.finished)
         } catch let error as EngineError {
@@ -170,13 +164,6 @@ private final class CommandQueue: @unchecked Sendable {
     private var closed = false
     private var cancelled = false
     private var pendingSamples = 0
-    private var lastWork = StreamingWork()
-
-    /// The pipeline's accounting, published by the worker after each verb.
-    var work: StreamingWork {
-        get { condition.lock(); defer { condition.unlock() }; return lastWork }
-        set { condition.lock(); lastWork = newValue; condition.unlock() }
-    }
 
     func push(_ command: Command, sampleCount: Int = 0) {
         condition.lock()

@@ -18,24 +18,6 @@ public struct StreamingOptions: Sendable, Hashable {
     /// on pieces cut at endpoints (Benchmarks/RESULTS.md). Volatile passes
     /// always decode once, with silence.
     public var commitPadding: TranscriptionOptions.ShortWindowPadding = .silence
-    /// Commit words while the speaker goes on, once two consecutive accurate
-    /// passes agree on them, and drop their audio: the end of input then
-    /// leaves only the short tail not agreed on yet to decode, so the final
-    /// result's delay does not grow with the utterance. Off (the default):
-    /// the whole utterance is decoded at its endpoint. Opt-in until its
-    /// accuracy with 30 s windows and its CPU cost (an accurate pass every
-    /// second of speech) are measured on a quiet machine: with 10 s windows
-    /// it cost 4 WER points on read speech, and each commit ends a final, so
-    /// casing and punctuation restart at the seams (Benchmarks/RESULTS.md).
-    public var commitsStableWords: Bool = false
-    /// Live passes encode a window this long (seconds) or, when the pending
-    /// audio needs more, the audio plus two seconds, instead of Whisper's 30 s
-    /// window; nil (the default) always encodes 30 s. Pending audio is short
-    /// once stable words are committed, so a short window cuts the encoder's
-    /// work several times, but on 2026-12-02 a 10 s window misheard short
-    /// clips (cmu-arctic: 13.75% against 7.50% WER, Benchmarks/RESULTS.md),
-    /// so it stays opt-in. Recordings always use 30 s.
-    public var liveEncoderWindowSeconds: Double? = nil
 
     public init(transcription: TranscriptionOptions = TranscriptionOptions()) {
         self.transcription = transcription

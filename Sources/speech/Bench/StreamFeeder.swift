@@ -24,21 +24,6 @@ struct StreamFeeder {
     static let fastLookAheadSamples = 30 * Int(Transcriber.sampleRate)
 
     var pacing: Pacing
-
-    /// Where the fed audio comes from.
-    enum Source: Sendable {
-        /// Samples in memory (a clip).
-        case samples([Float])
-        /// A 16 kHz mono WAV file read chunk by chunk, so a long stream is not held twice.
-        case file(StreamingWAVReader)
-    }
-
-    /// One result as the user saw it: when (seconds since the stream started) and what.
-    struct TimedResult: Sendable {
-        var wallSeconds: Double
-        var isFinal: Bool
-        var hypothesis: StreamingHypothesis
-    }
     /// Audio seconds between RSS measurements, or nil for none.
     var residentSampleIntervalSeconds: Double?
 
@@ -59,14 +44,6 @@ struct StreamFeeder {
         /// When the recognizer reported `.finished`.
         var end: ContinuousClock.Instant
         var residentTimeline: ResidentTimeline?
-        /// Samples fed.
-        var sampleCount = 0
-        /// Every volatile and final result with its time (realtime pacing only: a long fast stream would hold them all).
-        var timedResults: [TimedResult] = []
-        /// Process CPU time (user + system) from the start to `.finished`, in seconds.
-        var cpuSeconds = 0.0
-        /// The recognizer's own accounting of its work.
-        var work = StreamingWork()
 
         /// The committed transcript: every final result's text, in order.
         var committedText: String { finals.map(\.text).joined(separator: " ") }
@@ -77,15 +54,8 @@ struct StreamFeeder {
     /// Streams `samples` through `recognizer` and waits for `.finished`.
     /// - Throws: the `EngineError` of a `.failed` event.
     func run(_ samples: [Float], through recognizer: StreamingRecognizer) async throws -> Outcome {
-        try await run(source: .samples(samples), through: recognizer)
-    }
-
-    /// Streams what `source` holds through `recognizer` and waits for `.finished`.
-    /// - Throws: the `EngineError` of a `.failed` event.
-    func run(source: Source, through recognizer: StreamingRecognizer) async throws -> Outcome {
         let clock = ContinuousClock()
         let start = clock.now
-        let cpuStart = Self.processCPUSeconds()
         var outcome = Outcome(start: start, lastFinal: start, endOfInput: start, end: start)
         outcome.residentTimeline = residentSampleIntervalSeconds.map(ResidentTimeline.init(intervalSeconds:))
         outcome.residentTimeline?.recordIfDue(Self.measure(audioSeconds: 0, since: start), atAudioSeconds: 0)
@@ -93,28 +63,20 @@ struct StreamFeeder {
         let feeder = Task {
             var offset = 0
             var chunkIndex = 0
-            while !Task.isCancelled {
+            while offset < samples.count, !Task.isCancelled {
                 if pacing == .fast {
                     // Polling is enough: a commit pass takes far longer than one sleep.
                     while recognizer.pendingSampleCount >= Self.fastLookAheadSamples, !Task.isCancelled {
                         try? await Task.sleep(for: .milliseconds(5))
                     }
                 }
-                let chunk: [Float]
-                switch source {
-                case .samples(let samples):
-                    chunk = Array(samples[min(offset, samples.count)..<min(samples.count, offset + Self.chunkSampleCount)])
-                case .file(let reader):
-                    chunk = reader.read(Self.chunkSampleCount)
-                }
-                guard !chunk.isEmpty else { break }
-                recognizer.append(chunk)
-                offset += chunk.count
+                recognizer.append(Array(samples[offset..<min(samples.count, offset + Self.chunkSampleCount)]))
+                offset += Self.chunkSampleCount
                 chunkIndex += 1
                 if pacing == .realtime { try? await clock.sleep(until: start + .milliseconds(100 * chunkIndex)) }
             }
             recognizer.finish()
-            return (clock.now, offset)
+            return clock.now
         }
         // A failed recognizer stops taking audio; without this the fast feeder would wait on it forever.
         defer { feeder.cancel() }
@@ -122,19 +84,11 @@ struct StreamFeeder {
             switch event {
             case .speechDetected(let at):
                 if outcome.speechOnsetSeconds == nil { outcome.speechOnsetSeconds = at }
-            case .volatile(let hypothesis):
-                if pacing == .realtime {
-                    outcome.timedResults.append(TimedResult(wallSeconds: (clock.now - start).seconds, isFinal: false,
-                                                            hypothesis: hypothesis))
-                }
+            case .volatile:
                 outcome.volatileCount += 1
                 if outcome.firstVolatile == nil { outcome.firstVolatile = clock.now }
                 outcome.resultTimes.append(clock.now)
             case .final(let hypothesis):
-                if pacing == .realtime {
-                    outcome.timedResults.append(TimedResult(wallSeconds: (clock.now - start).seconds, isFinal: true,
-                                                            hypothesis: hypothesis))
-                }
                 outcome.finals.append(hypothesis)
                 outcome.lastFinal = clock.now
                 outcome.resultTimes.append(clock.now)
@@ -147,21 +101,11 @@ struct StreamFeeder {
             case .speechEnded, .committed, .finished: break
             }
         }
-        (outcome.endOfInput, outcome.sampleCount) = await feeder.value
+        outcome.endOfInput = await feeder.value
         outcome.end = clock.now
-        outcome.cpuSeconds = Self.processCPUSeconds() - cpuStart
-        outcome.work = recognizer.work
-        let audioSeconds = Double(outcome.sampleCount) / AudioDecoder.sampleRate
+        let audioSeconds = Double(samples.count) / AudioDecoder.sampleRate
         outcome.residentTimeline?.recordEnd(Self.measure(audioSeconds: audioSeconds, since: start))
         return outcome
-    }
-
-    /// User plus system CPU time of the whole process so far, in seconds.
-    static func processCPUSeconds() -> Double {
-        var usage = rusage()
-        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
-        func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1_000_000 }
-        return seconds(usage.ru_utime) + seconds(usage.ru_stime)
     }
 
     private static func measure(audioSeconds: Double, since start: ContinuousClock.Instant) -> ResidentTimeline.Point {

@@ -6,10 +6,7 @@ import SpeechEvaluation
 /// 100 ms chunks, paced to real time or as fast as possible, and measures
 /// what a live user sees, and how resident memory moves with audio time.
 struct StreamingBenchmark {
-    /// The audio. A 16 kHz mono WAV file is read chunk by chunk as it is fed
-    /// (`StreamingWAVReader`), so an hour-long stream's memory is the
-    /// recognizer's; any other file is decoded whole first.
-    var file: URL
+    var samples: [Float]
     var realtime: Bool
     var options: StreamingOptions
     var accurate: Transcriber
@@ -43,27 +40,14 @@ struct StreamingBenchmark {
         var batchText: String?
         /// WER of the committed stream against the batch transcript of the same audio.
         var committedVersusBatchWER: Double?
-        /// Whether the audio was read from the file as it was fed (else decoded whole first).
-        var readChunkByChunk = false
-        /// Process CPU seconds (user + system) the stream took, model load excluded.
-        var streamCPUSeconds = 0.0
-        /// Process CPU seconds the batch transcription of the same audio took (nil with `--no-batch`).
-        var batchCPUSeconds: Double? = nil
-        /// The recognizer's accounting: audio decoded per model, and after the end of input.
-        var work = StreamingWork()
-        /// Interim and confirmed word latencies against the batch word times (realtime with batch only).
-        var wordLatency: StreamingWordLatency? = nil
     }
 
     func run() async throws -> Result {
         let recognizer = StreamingRecognizer(accurate: accurate, fast: fast, options: options)
         let feeder = StreamFeeder(pacing: realtime ? .realtime : .fast,
                                   residentSampleIntervalSeconds: residentSampleIntervalSeconds)
-        let reader = StreamingWAVReader(url: file)
-        var decoded: [Float]? = reader == nil ? try AudioDecoder.decode(contentsOf: file) : nil
-        let outcome = try await feeder.run(source: reader.map { .file($0) } ?? .samples(decoded ?? []),
-                                           through: recognizer)
-        let audioSeconds = Double(outcome.sampleCount) / AudioDecoder.sampleRate
+        let outcome = try await feeder.run(samples, through: recognizer)
+        let audioSeconds = Double(samples.count) / AudioDecoder.sampleRate
         // In realtime mode audio time t was fed at wall time start + t.
         var firstVolatileLatency: Double?
         if realtime, let firstVolatile = outcome.firstVolatile, let onset = outcome.speechOnsetSeconds {
@@ -73,18 +57,8 @@ struct StreamingBenchmark {
         let committed = outcome.committedText
         var batch: String?
         var wer: Double?
-        var batchCPU: Double?
-        var latency: StreamingWordLatency?
         if comparesWithBatch {
-            let samples = try decoded ?? AudioDecoder.decode(contentsOf: file)
-            decoded = nil
-            var batchOptions = options.transcription
-            batchOptions.wordTimestamps = true
-            let cpuStart = StreamFeeder.processCPUSeconds()
-            let transcript = try accurate.transcribe(samples: samples, options: batchOptions)
-            batchCPU = StreamFeeder.processCPUSeconds() - cpuStart
-            let text = transcript.text
-            if realtime { latency = StreamingWordLatency(reference: transcript.words, results: outcome.timedResults) }
+            let text = try accurate.transcribe(samples: samples, options: options.transcription).text
             batch = text
             wer = TranscriptScorer().score(reference: text, hypothesis: committed,
                                            languageTag: options.transcription.language ?? "en").counts.rate
@@ -98,25 +72,13 @@ struct StreamingBenchmark {
             peakResidentMegabytes: Double(ResourceUsage.peakResidentBytes()) / 1_048_576,
             residentTimeline: outcome.residentTimeline,
             volatileCount: outcome.volatileCount, finalCount: outcome.finals.count, committedText: committed,
-            batchText: batch, committedVersusBatchWER: wer, readChunkByChunk: reader != nil,
-            streamCPUSeconds: outcome.cpuSeconds, batchCPUSeconds: batchCPU, work: outcome.work,
-            wordLatency: latency)
+            batchText: batch, committedVersusBatchWER: wer)
     }
 
     static func table(_ result: Result) -> String {
         func seconds(_ value: Double?) -> String { value.map { String(format: "%.3f s", $0) } ?? "n/a" }
         let wer = result.committedVersusBatchWER.map { String(format: "%.2f%%", $0 * 100) } ?? "not measured (--no-batch)"
         let timeline = result.residentTimeline.map { "\n" + $0.table } ?? ""
-        let cpu = result.batchCPUSeconds.map {
-            String(format: "%.2f s stream, %.2f s batch (%.2fx)", result.streamCPUSeconds, $0,
-                   result.streamCPUSeconds / max($0, 1e-9))
-        } ?? String(format: "%.2f s stream", result.streamCPUSeconds)
-        let work = result.work
-        let latency = result.wordLatency.map {
-            "interim word latency      \(StreamingWordLatency.summary($0.interim))\n"
-                + "confirmed word latency    \(StreamingWordLatency.summary($0.confirmed)), "
-                + "\($0.missedConfirmed) of \($0.referenceCount) not confirmed\n"
-        } ?? ""
         return """
         mode                      \(result.mode) (100 ms chunks)
         audio                     \(String(format: "%.2f s", result.audioSeconds))
@@ -127,11 +89,7 @@ struct StreamingBenchmark {
         real-time factor          \(String(format: "%.3f", result.realTimeFactor))
         peak RSS (whole run)      \(String(format: "%.1f MB", result.peakResidentMegabytes))
         committed vs batch WER    \(wer)
-        CPU (user + sys)          \(cpu)
-        audio decoded             \(String(format: "%.1f s accurate (%d passes, %.0f s encoded), %.1f s fast (%d passes, %.0f s encoded)", work.accurateAudioSeconds, work.accuratePasses, work.accurateEncodedSeconds, work.fastAudioSeconds, work.fastPasses, work.fastEncodedSeconds))
-        decoded after end of input \(String(format: "%.2f s of audio (longest pass %.2f s); %d words committed during speech", work.audioAfterEndOfInputSeconds, work.longestPassAfterEndOfInputSeconds, work.wordsCommittedByAgreement))
-        audio source              \(result.readChunkByChunk ? "read from the file chunk by chunk" : "decoded whole first")
-        \(latency)
+
         """ + timeline
     }
 }

@@ -7,7 +7,7 @@ struct BenchCommand: SpeechCommand {
     static let help = CommandHelp(
         commandName: "bench",
         overview: "Benchmark model load time, transcription wall time, real-time factor and peak memory.",
-        usage: "bench <file> [--runs <N>] [--beam <N>] [--threads <N>] [--batch-size <N>] [--padding silence|zeros|both] [--model <name>] [--compute-type int8|float32] [--language xx|auto] [--against faster-whisper | --stream [--realtime|--fast] [--rss-every <seconds>] [--no-batch] [--live-window <seconds>] [--commit-stable-words]] [--format text|json]",
+        usage: "bench <file> [--runs <N>] [--beam <N>] [--threads <N>] [--batch-size <N>] [--padding silence|zeros|both] [--model <name>] [--compute-type int8|float32] [--language xx|auto] [--against faster-whisper | --stream [--realtime|--fast] [--rss-every <seconds>] [--no-batch]] [--format text|json]",
         arguments: [("<file>", "The audio file to transcribe in every run.")],
         commandOptions: [
             .value("runs", "N", help: "Timed runs (default: 3)."),
@@ -24,8 +24,6 @@ struct BenchCommand: SpeechCommand {
             .flag("fast", help: "With --stream: feed as fast as possible (the default; measures throughput)."),
             .value("rss-every", "seconds", help: "With --stream: measure RSS every this many seconds of audio\n(default: 300)."),
             .flag("batch", help: "With --stream: also transcribe the file in batch and score the stream\nagainst it (default: on).", onByDefault: true),
-            .value("live-window", "seconds", help: "With --stream: shortest encoder window of live passes, 30 for\nWhisper's full window (default: 10)."),
-            .flag("commit-stable-words", help: "With --stream: commit words two accurate passes agree on during\nspeech (StreamingOptions.commitsStableWords), not only at endpoints."),
             .value("format", "format", help: "Output: text or json (default: text)."),
         ],
         discussion: """
@@ -74,9 +72,6 @@ struct BenchCommand: SpeechCommand {
     var comparesWithFasterWhisper: Bool
     /// Beam widths of the comparison: `--beam`'s, else greedy and 5.
     var comparisonBeams: [Int]
-    /// `--live-window`: nil keeps the default; 30 encodes Whisper's full window.
-    var liveWindowSeconds: Int?
-    var commitsStableWords: Bool
 
     init(arguments: ParsedArguments) throws(UsageError) {
         guard arguments.positionals.count <= 1 else {
@@ -96,8 +91,6 @@ struct BenchCommand: SpeechCommand {
         if realtime && arguments.flag("fast") { throw UsageError("Choose one of --realtime and --fast.") }
         residentSampleIntervalSeconds = try arguments.integer("rss-every", in: 1...86_400) ?? 300
         comparesWithBatch = arguments.flag("batch", default: true)
-        liveWindowSeconds = try arguments.integer("live-window", in: 1...30)
-        commitsStableWords = arguments.flag("commit-stable-words")
         if !stream && (arguments.value("rss-every") != nil || !comparesWithBatch) {
             throw UsageError("--rss-every and --no-batch go with --stream.")
         }
@@ -165,11 +158,10 @@ struct BenchCommand: SpeechCommand {
         let accurate = try model.loadTranscriber(computeType: computeType)
         var options = decoding.streamingOptions()
         if options.transcription.language == nil { options.transcription.language = "en" }
-        if let liveWindowSeconds { options.liveEncoderWindowSeconds = liveWindowSeconds >= 30 ? nil : Double(liveWindowSeconds) }
-        if commitsStableWords { options.commitsStableWords = true }
         let fast = options.transcription.language == "en" && AssetStore.default.isInstalled(.whisperTinyEn)
             ? try ModelCache.shared.transcriber(.whisperTinyEn) : nil
-        let benchmark = StreamingBenchmark(file: URL(fileURLWithPath: file), realtime: realtime, options: options,
+        let samples = try AudioDecoder.decode(contentsOf: URL(fileURLWithPath: file))
+        let benchmark = StreamingBenchmark(samples: samples, realtime: realtime, options: options,
                                            accurate: accurate, fast: fast,
                                            residentSampleIntervalSeconds: Double(residentSampleIntervalSeconds),
                                            comparesWithBatch: comparesWithBatch)

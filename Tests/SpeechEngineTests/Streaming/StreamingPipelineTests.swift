@@ -8,34 +8,31 @@ import Testing
 /// on the audio and on where the pipeline cut it, with no model.
 @Suite("StreamingPipeline (scripted decoder)")
 struct StreamingPipelineTests {
-    static let rate = 16_000.0
+    private static let rate = 16_000.0
 
     /// A voiced-speech stand-in: 20 harmonics of 150 Hz, about -20 dBFS at
     /// its peaks, its level rising and falling four times a second like
     /// syllables (a steady tone would become the detector's noise floor).
-    static func voiced(seconds: Double) -> [Float] {
+    private static func voiced(seconds: Double) -> [Float] {
         (0..<Int(seconds * rate)).map { oneSecondOfVoice[$0 % oneSecondOfVoice.count] }
     }
 
     /// One period of the stand-in (150 Hz and 4 Hz both repeat every second), computed once.
-    static let oneSecondOfVoice: [Float] = (0..<Int(rate)).map { index in
+    private static let oneSecondOfVoice: [Float] = (0..<Int(rate)).map { index in
         let t = Double(index) / rate
         let envelope = 0.15 + 0.85 * (0.5 + 0.5 * sin(2 * Double.pi * 4 * t))
         return Float(envelope * (1...20).reduce(0.0) { $0 + 0.02 * sin(2 * Double.pi * 150 * Double($1) * t + Double($1)) })
     }
 
     /// The words one decode of the whole audio hears: what the stream must give.
-    static func batchWordCount(_ audio: [Float]) -> Int {
-        // Every syllable: the detector's onset, on a whole clip, comes a syllable late at times.
-        var options = TranscriptionOptions()
-        options.skipsWindowsWithoutSpeech = false
-        return decode(audio, options, nil, nil).words.count
+    private static func batchWordCount(_ audio: [Float]) -> Int {
+        decode(audio, TranscriptionOptions(), nil, nil).words.count
     }
 
     /// Room noise about 60 dB below the voiced stand-in: the detector tracks
     /// its noise floor on it (after digital silence alone a steady tone never
     /// stands out from a floor made of itself).
-    static func silence(seconds: Double) -> [Float] {
+    private static func silence(seconds: Double) -> [Float] {
         var state: UInt32 = 12_345
         return (0..<Int(seconds * rate)).map { _ in
             state = state &* 1_664_525 &+ 1_013_904_223
@@ -48,13 +45,6 @@ struct StreamingPipelineTests {
     /// pipeline cut it.
     static func decode(_ samples: [Float], _ options: TranscriptionOptions, _ interruption: Interruption?,
                        _ onWindow: ((Transcriber.DecodedWindow) -> Void)?) -> Transcript {
-        decode(samples, options, onWindow) { _, _ in " w" }
-    }
-
-    /// The scripted decoder, each word spelled by `spell(samples, peakSample)`.
-    static func decode(_ samples: [Float], _ options: TranscriptionOptions,
-                       _ onWindow: ((Transcriber.DecodedWindow) -> Void)?,
-                       spell: ([Float], Int) -> String) -> Transcript {
         let frame = 160
         let levels = stride(from: 0, to: samples.count - frame, by: frame).map { start in
             samples[start..<(start + frame)].reduce(Float(0)) { $0 + $1 * $1 } / Float(frame)
@@ -66,14 +56,10 @@ struct StreamingPipelineTests {
                 && neighbours.allSatisfy { $0 == index || levels[$0] < levels[index] }
         }.map { Double($0 * frame + frame / 2) / rate }
         var segments: [Segment] = []
-        // Like `Transcriber`: without the skip, the whole audio is heard (the model hears words, not regions).
-        let regions = options.skipsWindowsWithoutSpeech ? SpeechActivityDetector.speechRegions(in: samples)
-            : [0..<samples.count]
-        for region in regions {
+        for region in SpeechActivityDetector.speechRegions(in: samples) {
             let start = Double(region.lowerBound) / rate, end = Double(region.upperBound) / rate
             let words = peaks.filter { $0 >= start && $0 < end }.map {
-                WordTiming(word: spell(samples, Int($0 * rate)), startSeconds: $0 - 0.1, endSeconds: $0 + 0.1,
-                           probability: 0.9)
+                WordTiming(word: " w", startSeconds: $0 - 0.1, endSeconds: $0 + 0.1, probability: 0.9)
             }
             guard !words.isEmpty else { continue }
             segments.append(Segment(id: segments.count, startSeconds: start, endSeconds: end,
@@ -99,23 +85,21 @@ struct StreamingPipelineTests {
         let sink = Sink()
         var options = StreamingOptions()
         options.reportsVolatileResults = false
-        // Endpoint logic alone; StreamingPipelineAgreementTests commits during speech.
-        options.commitsStableWords = false
         var pipeline = StreamingPipeline(accurate: decode, fast: decode, options: options) { sink.events.append($0) }
         try body(&pipeline) { sink.events }
         return sink.events
     }
 
-    static func finals(_ events: [StreamingEvent]) -> [StreamingHypothesis] {
+    private static func finals(_ events: [StreamingEvent]) -> [StreamingHypothesis] {
         events.compactMap { if case .final(let hypothesis) = $0 { hypothesis } else { nil } }
     }
 
-    static func watermarks(_ events: [StreamingEvent]) -> [Double] {
+    private static func watermarks(_ events: [StreamingEvent]) -> [Double] {
         events.compactMap { if case .committed(let seconds) = $0 { seconds } else { nil } }
     }
 
     /// Invariants every run keeps: finals disjoint and increasing, watermarks never decrease.
-    static func expectInvariants(_ events: [StreamingEvent]) {
+    private static func expectInvariants(_ events: [StreamingEvent]) {
         let finals = finals(events)
         #expect(zip(finals, finals.dropFirst()).allSatisfy { $0.endSeconds <= $1.startSeconds + 1e-9 })
         let marks = watermarks(events)
