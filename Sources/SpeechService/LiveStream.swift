@@ -68,7 +68,7 @@ final class LiveStream: @unchecked Sendable {
     /// A snapshot for `GET /v1/audio/streams/ID` and the audio POST's answer.
     var status: LiveStreamStatus {
         lock.withLock {
-            LiveStreamStatus(id: id, state: current.rawValue, receivedSeconds: Self.rounded(Double(sampleCount) / Transcriber.sampleRate),
+            LiveStreamStatus(id: id, state: current.rawValue, receivedSeconds: TranscriptionResponse.rounded(Double(sampleCount) / Transcriber.sampleRate),
                              sampleRate: decoder.sampleRate, channels: decoder.channelCount, encoding: encoding.rawValue)
         }
     }
@@ -201,7 +201,7 @@ final class LiveStream: @unchecked Sendable {
             if let error {
                 append("error", StreamErrorEvent(error, text: text))
             } else {
-                append("done", StreamDoneEvent(text: text, duration: Self.rounded(seconds)))
+                append("done", StreamDoneEvent(text: text, duration: TranscriptionResponse.rounded(seconds)))
             }
             markEnded()
         case .failed(let engineError):
@@ -237,6 +237,4 @@ final class LiveStream: @unchecked Sendable {
         targets.forEach { $0.finish() }
         onEnd(self)
     }
-
-    static func rounded(_ seconds: Double) -> Double { (seconds * 1000).rounded() / 1000 }
 }

@@ -17,12 +17,12 @@ struct StreamEventSpan: Encodable {
     var words: [Word]
 
     init(_ hypothesis: StreamingHypothesis) {
-        start = LiveStream.rounded(hypothesis.startSeconds)
-        end = LiveStream.rounded(hypothesis.endSeconds)
+        start = TranscriptionResponse.rounded(hypothesis.startSeconds)
+        end = TranscriptionResponse.rounded(hypothesis.endSeconds)
         text = hypothesis.text
         words = hypothesis.words.map {
-            Word(word: $0.word.trimmingCharacters(in: .whitespaces), start: LiveStream.rounded($0.startSeconds),
-                 end: LiveStream.rounded($0.endSeconds), probability: (($0.probability * 1000).rounded()) / 1000)
+            Word(word: $0.word.trimmingCharacters(in: .whitespaces), start: TranscriptionResponse.rounded($0.startSeconds),
+                 end: TranscriptionResponse.rounded($0.endSeconds), probability: TranscriptionResponse.rounded($0.probability))
         }
     }
 }
