@@ -1,5 +1,6 @@
 import Foundation
 @testable import SpeechService
+import TestSupport
 import Testing
 
 /// The queue's jobs run on its own threads, not Swift's cooperative pool:
@@ -37,7 +38,7 @@ import Testing
         let answered = await Task.detached { 42 }.value
         #expect(answered == 42)
         for _ in 0..<count { release.signal() }
-        #expect(queue.waitUntilIdle(timeoutSeconds: 10))
+        #expect(queue.waitUntilIdle(timeoutSeconds: hangGuardSeconds))
     }
 
     @Test func closingWithCancellationReachesARunningJob() throws {
@@ -63,7 +64,7 @@ import Testing
         caller.start()
         started.wait()
         queue.close(cancelRunning: true)
-        #expect(callerDone.wait(timeout: .now() + 10) == .success)
+        #expect(callerDone.wait(timeout: .now() + hangGuardSeconds) == .success)
         #expect(outcome.value == "cancelled")
         // Closed: new work is refused with 503.
         #expect(throws: ServiceError.self) { try queue.run { 1 } }

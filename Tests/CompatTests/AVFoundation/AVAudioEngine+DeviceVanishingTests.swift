@@ -48,9 +48,9 @@ import Testing
         }
         defer { NotificationCenter.default.removeObserver(observer) }
         try engine.start()
-        #expect(microphone.waitUntilVanished(timeout: 10))
+        #expect(microphone.waitUntilVanished(timeout: hangGuardSeconds))
         let started = Date()
-        while notified.value == nil && Date().timeIntervalSince(started) < 10 { try await Task.sleep(for: .milliseconds(10)) }
+        while notified.value == nil && Date().timeIntervalSince(started) < hangGuardSeconds { try await Task.sleep(for: .milliseconds(10)) }
         let error = try #require(notified.value)
         #expect(error.code == Int(kAudioHardwareBadDeviceError))
         #expect(error.localizedDescription.contains("went away or failed mid-stream"))
@@ -69,7 +69,7 @@ import Testing
         let late = Box()
         origin.whenDeviceFails { late.set($0) }
         let registered = Date()
-        while late.value == nil && Date().timeIntervalSince(registered) < 10 { try await Task.sleep(for: .milliseconds(10)) }
+        while late.value == nil && Date().timeIntervalSince(registered) < hangGuardSeconds { try await Task.sleep(for: .milliseconds(10)) }
         #expect(late.value?.code == error.code)
         engine.stop()
     }

@@ -1,6 +1,7 @@
 @testable import AVFoundation
 import Foundation
 import Testing
+import TestSupport
 
 /// AVAudioEngine capture through ALSA (a `file`-plugin microphone) and the
 /// engine's behaviour without a device or when the device vanishes.
@@ -120,7 +121,7 @@ import Testing
         defer { NotificationCenter.default.removeObserver(observer) }
         try engine.start()
         let started = Date()
-        while !notified.isSet && Date().timeIntervalSince(started) < 3 { try await Task.sleep(for: .milliseconds(10)) }
+        while !notified.isSet && Date().timeIntervalSince(started) < hangGuardSeconds { try await Task.sleep(for: .milliseconds(10)) }
         #expect(notified.isSet)
         #expect(!engine.isRunning)
         engine.stop()

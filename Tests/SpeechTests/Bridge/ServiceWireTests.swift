@@ -2,6 +2,7 @@ import Foundation
 @testable import Speech
 import SpeechEngine
 import Testing
+import TestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -99,7 +100,7 @@ import Glibc
         #expect(client.send(.finish))  // a verb before open
         let reply = try #require(client.receive())
         #expect(reply.kind == .rejected)
-        #expect(ended.wait(timeout: .now() + 10) == .success)
+        #expect(ended.wait(timeout: .now() + hangGuardSeconds) == .success)
         client.close()
     }
 
@@ -113,6 +114,6 @@ import Glibc
             ended.signal()
         }
         close(fds[1])
-        #expect(ended.wait(timeout: .now() + 10) == .success)
+        #expect(ended.wait(timeout: .now() + hangGuardSeconds) == .success)
     }
 }

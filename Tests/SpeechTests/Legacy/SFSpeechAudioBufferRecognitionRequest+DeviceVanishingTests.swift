@@ -42,9 +42,9 @@ import Testing
         let task = recognizer.recognitionTask(with: request, resultHandler: recorder.handler)
         let (engine, microphone) = try capture(into: request)
         defer { engine.stop(); microphone.remove() }
-        #expect(microphone.waitUntilVanished(timeout: 10))
+        #expect(microphone.waitUntilVanished(timeout: hangGuardSeconds))
         // Real capture runs on ALSA's clock: wait for the end, then for the hops after it.
-        #expect(await recorder.completion(within: 10))
+        #expect(await recorder.completion(within: hangGuardSeconds))
         await environment.drain()
         let calls = recorder.calls
         // The last call carries both: the final text, then the error.
@@ -68,7 +68,7 @@ import Testing
         let task = recognizer.recognitionTask(with: request, delegate: recorder)
         let (engine, microphone) = try capture(into: request)
         defer { engine.stop(); microphone.remove() }
-        #expect(await recorder.completion(within: 10))
+        #expect(await recorder.completion(within: hangGuardSeconds))
         await environment.drain()
         let calls = recorder.calls.filter { !$0.isProgress }
         #expect(Array(calls.suffix(2)) == [.finalRecognition("hello world"), .finishedSuccessfully(false)], "\(calls)")

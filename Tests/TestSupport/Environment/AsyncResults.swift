@@ -15,11 +15,25 @@ package func collect<S: AsyncSequence & Sendable>(_ sequence: S)
     }
 }
 
+/// How long a test waits for something that must happen before calling it a
+/// hang. Swift Testing starts every test of the run at once on a cooperative
+/// pool two threads wide here, so a wait that takes milliseconds alone can
+/// take as long as the whole debug run (about a minute, more on a slow CI
+/// machine or under ThreadSanitizer): the guard must outlast the run, not
+/// the work it waits for. `SPEECHCOMPAT_HANG_GUARD_SECONDS` overrides it.
+package let hangGuardSeconds: Double = {
+    if let text = ProcessInfo.processInfo.environment["SPEECHCOMPAT_HANG_GUARD_SECONDS"],
+       let seconds = Double(text), seconds > 0 {
+        return seconds
+    }
+    return 300
+}()
+
 /// The value of `task`, or `nil` if it takes longer than `seconds`: a bound
 /// on a wait for something that must happen, so that a hung face fails the
 /// test instead of hanging it (the task is left running). Not a way to wait
 /// for something to happen: use `SpeechTestEnvironment.drain()` for that.
-package func value<T: Sendable>(of task: Task<T, Never>, within seconds: Double = 30) async -> T? {
+package func value<T: Sendable>(of task: Task<T, Never>, within seconds: Double = hangGuardSeconds) async -> T? {
     let resumed = ResumeOnce()
     return await withCheckedContinuation { (continuation: CheckedContinuation<T?, Never>) in
         @Sendable func resume(_ value: T?) {

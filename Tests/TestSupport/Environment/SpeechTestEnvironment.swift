@@ -124,7 +124,7 @@ package final class SpeechTestEnvironment: Sendable {
     /// emitted update was handled. Records an issue if nothing moves for
     /// `timeout` seconds before that (a hop that never ends, or input the
     /// test does not control, such as a plain `AsyncStream` never finished).
-    package func drain(timeout: Double = 10, sourceLocation: SourceLocation = #_sourceLocation) async {
+    package func drain(timeout: Double = 60, sourceLocation: SourceLocation = #_sourceLocation) async {
         guard await tracker.waitUntilQuiet(timeout: timeout) else {
             let (running, parked) = tracker.counts
             let message = "The faces did not become quiescent: nothing moved for \(timeout) s with "
