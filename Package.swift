@@ -34,6 +34,9 @@ let package = Package(
         // The HTTP server of `speech serve` (SpeechService; README: why libmicrohttpd).
         .systemLibrary(name: "CMicroHTTPD", path: "Compat/System/CMicroHTTPD", pkgConfig: "libmicrohttpd",
                        providers: [.apt(["libmicrohttpd-dev"])]),
+        // glibc's malloc.h (mallopt, malloc_trim, mallinfo2): the service's allocator
+        // settings and the soak's live-heap samples. Part of libc: nothing to install.
+        .systemLibrary(name: "CMalloc", path: "Compat/System/CMalloc"),
         // F16C half→float conversion (~20x faster than the generic Float16 path).
         .target(name: "CFloat16", path: "Compat/System/CFloat16"),
         // int8 matrix kernels (scalar, AVX2, AVX-512 VNNI; chosen at run time) for the
@@ -64,7 +67,7 @@ let package = Package(
                 swiftSettings: swift6),
 
         // MARK: The recognition service (`speech serve`): HTTP for any client, a unix socket for the faces
-        .target(name: "SpeechService", dependencies: ["SpeechEngine", "Speech", "CMicroHTTPD"],
+        .target(name: "SpeechService", dependencies: ["SpeechEngine", "Speech", "CMicroHTTPD", "CMalloc"],
                 swiftSettings: swift6),
 
         // MARK: The `speech` command-line tool
@@ -111,7 +114,7 @@ let package = Package(
                           path: "Benchmarks/CustomLanguageModel", swiftSettings: swift6),
 
         // An hour of live audio through each face, memory/threads/fds sampled (Benchmarks/Soak/run.sh).
-        .executableTarget(name: "SpeechSoak", dependencies: ["Speech"], path: "Benchmarks/Soak",
+        .executableTarget(name: "SpeechSoak", dependencies: ["Speech", "CMalloc"], path: "Benchmarks/Soak",
                           exclude: ["run.sh"], swiftSettings: swift6),
 
         // MARK: Migration guide examples (each: a before and an after half, run by SpeechMigrationTests)

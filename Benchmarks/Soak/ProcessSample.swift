@@ -1,7 +1,11 @@
 // What the soak watches in its own process, read from /proc/self: resident
 // memory, threads and open file descriptors. A leak in any of them over an
-// hour of audio shows as a rising column in the soak's table.
+// hour of audio shows as a rising column in the soak's table. glibc's own
+// counts sit beside RSS: a rising live heap is memory something still holds
+// (a leak, or state that grows with the stream); RSS rising over a flat live
+// heap is freed memory the allocator keeps (arenas, fragmentation).
 
+import CMalloc
 import Foundation
 
 /// One reading of the process's resources at a point of the soak.
@@ -14,6 +18,10 @@ struct ProcessSample: Sendable {
     let residentMiB: Double
     /// Peak resident set size so far (`VmHWM`), in mebibytes.
     let peakResidentMiB: Double
+    /// Bytes in live allocations (glibc's arena blocks in use plus mmapped blocks), in mebibytes.
+    let liveHeapMiB: Double
+    /// Free bytes glibc's arenas keep rather than return to the system, in mebibytes.
+    let heldFreeMiB: Double
     /// Threads of the process (`Threads` in /proc/self/status).
     let threadCount: Int
     /// Open file descriptors (entries of /proc/self/fd, less the one listing them).
@@ -33,18 +41,22 @@ struct ProcessSample: Sendable {
         }
         // Listing the folder opens one descriptor of its own: not the process's.
         let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count).map { $0 - 1 } ?? -1
+        let heap = mallinfo2()
+        let mebibyte = 1024.0 * 1024.0
         return ProcessSample(audioSeconds: audioSeconds, wallSeconds: wallSeconds,
                              residentMiB: field("VmRSS") / 1024, peakResidentMiB: field("VmHWM") / 1024,
+                             liveHeapMiB: Double(heap.uordblks + heap.hblkhd) / mebibyte,
+                             heldFreeMiB: Double(heap.fordblks) / mebibyte,
                              threadCount: Int(field("Threads")), openFileCount: descriptors, resultCount: resultCount)
     }
 
     /// The table's header, tab-separated (the same columns as `row`).
-    static let header = "audio_min\twall_s\trss_mib\tpeak_mib\tthreads\tfds\tresults"
+    static let header = "audio_min\twall_s\trss_mib\tpeak_mib\tlive_heap_mib\theld_free_mib\tthreads\tfds\tresults"
 
     /// This sample as one tab-separated row.
     var row: String {
-        String(format: "%.1f\t%.0f\t%.1f\t%.1f\t%d\t%d\t%d", audioSeconds / 60, wallSeconds, residentMiB,
-               peakResidentMiB, threadCount, openFileCount, resultCount)
+        String(format: "%.1f\t%.0f\t%.1f\t%.1f\t%.1f\t%.1f\t%d\t%d\t%d", audioSeconds / 60, wallSeconds, residentMiB,
+               peakResidentMiB, liveHeapMiB, heldFreeMiB, threadCount, openFileCount, resultCount)
     }
 }
 
@@ -67,8 +79,8 @@ struct SoakReport: Sendable {
     /// The report printed at the end: the table, then one summary line.
     var text: String {
         var lines = [ProcessSample.header] + samples.map(\.row)
-        lines.append(String(format: "SUMMARY face=%@ words=%d speed=%.2fx waited_s=%.0f rss_growth_mib=%.1f threads_growth=%.0f fds_growth=%.0f",
-                            face, words, effectiveSpeed, waitedSeconds, growth(\.residentMiB), growth { Double($0.threadCount) },
+        lines.append(String(format: "SUMMARY face=%@ words=%d speed=%.2fx waited_s=%.0f rss_growth_mib=%.1f live_heap_growth_mib=%.1f threads_growth=%.0f fds_growth=%.0f",
+                            face, words, effectiveSpeed, waitedSeconds, growth(\.residentMiB), growth(\.liveHeapMiB), growth { Double($0.threadCount) },
                             growth { Double($0.openFileCount) }))
         return lines.joined(separator: "\n")
     }

@@ -1,4 +1,4 @@
-import CMicroHTTPD
+import CMalloc
 import Foundation
 import Synchronization
 

@@ -8,10 +8,6 @@
 #include <sys/socket.h>
 #include <netinet/in.h>
 #include <microhttpd.h>
-// glibc's allocator controls (mallopt, malloc_trim, mallinfo2), which Swift's
-// Glibc module does not export: `speech serve` bounds its arenas and returns
-// freed memory after each job (Sources/SpeechService/AllocatorTuning.swift).
-#include <malloc.h>
 
 /// Starts a daemon on `address` (IPv4, port 0 for an ephemeral one) with a
 /// completion callback, a connection limit and an inactivity timeout.

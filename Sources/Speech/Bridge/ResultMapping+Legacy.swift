@@ -16,9 +16,10 @@ extension ResultMapping {
         let hypotheses = finals + (volatile.map { [$0] } ?? [])
         let best = layout(hypotheses.flatMap(words(of:)))
         let alternatives = alternativeTexts(of: hypotheses)
-        let bestSegments = best.words.map { placed in
+        // Partial results carry no per-word alternatives (as on Apple platforms).
+        let bestSegments = best.words.enumerated().map { index, placed in
             segment(placed, isFinal: isFinal, voice: isFinal ? voice : nil,
-                    alternatives: alternativeSubstrings(for: placed, in: best.words, alternatives: alternatives))
+                    alternatives: isFinal ? alternativeSubstrings(forWordAt: index, alternatives: alternatives) : [])
         }
         let metadata = isFinal ? legacyMetadata(best.words.map(\.timing), voice: voice) : nil
         var transcriptions = [SFTranscription(formattedString: best.text, segments: bestSegments,
@@ -121,9 +122,10 @@ extension ResultMapping {
         return result
     }
 
-    private static func alternativeSubstrings(for placed: PlacedWord, in best: [PlacedWord],
-                                              alternatives: [AlternativeText]) -> [String] {
-        guard let index = best.firstIndex(of: placed) else { return [] }
+    /// The alternatives' words at position `index` of the best layout. By
+    /// index, not by looking the word up: a rolling task's transcript reaches
+    /// thousands of words, and a lookup per word made each result quadratic.
+    private static func alternativeSubstrings(forWordAt index: Int, alternatives: [AlternativeText]) -> [String] {
         var seen = Set<String>()
         return alternatives.compactMap { $0.positional[index] }.filter { seen.insert($0).inserted }
     }

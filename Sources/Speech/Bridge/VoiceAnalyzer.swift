@@ -5,8 +5,14 @@ import Foundation
 ///
 /// A normalized-autocorrelation pitch tracker over 16 kHz mono audio,
 /// decimated to 8 kHz: 10 ms frames, a 40 ms analysis window, fundamental
-/// frequencies from 60 to 400 Hz. Audio is kept as it arrives and analysed
-/// lazily, when a final result asks for features.
+/// frequencies from 60 to 400 Hz.
+///
+/// Frames are analysed as the audio for them arrives, and only the audio the
+/// next frame still reads is kept: a rolling task runs for hours, and keeping
+/// the whole stream's audio here grew the process by about 2 MB a minute
+/// (Benchmarks/RESULTS.md, the soak). The features themselves stay — four
+/// numbers per 10 ms, about 11 MB an hour — because the final result carries
+/// the analytics of every segment.
 /// - Shape: one value per 10 ms frame for each feature; frame `i` starts at
 ///   `i * frameDurationSeconds` seconds from the start of the stream.
 final class VoiceAnalyzer: @unchecked Sendable {
@@ -22,6 +28,19 @@ final class VoiceAnalyzer: @unchecked Sendable {
         var jitter: [Double] = []
         /// Peak-amplitude change from the previous voiced frame, dB.
         var shimmer: [Double] = []
+
+        var count: Int { voicing.count }
+
+        /// Frames `range` of these, with `tail` (frames after these) continuing them.
+        func slice(_ range: Range<Int>, continuedBy tail: Frames) -> Frames {
+            let own = range.clamped(to: 0..<count)
+            let theirs = (range.lowerBound - count)..<(range.upperBound - count)
+            let rest = theirs.clamped(to: 0..<tail.count)
+            return Frames(logPitch: Array(logPitch[own] + tail.logPitch[rest]),
+                          voicing: Array(voicing[own] + tail.voicing[rest]),
+                          jitter: Array(jitter[own] + tail.jitter[rest]),
+                          shimmer: Array(shimmer[own] + tail.shimmer[rest]))
+        }
     }
 
     /// Seconds per frame.
@@ -31,64 +50,94 @@ final class VoiceAnalyzer: @unchecked Sendable {
     private static let window = 320
     private static let minimumLag = 20    // 400 Hz
     private static let maximumLag = 133   // 60 Hz
+    /// 8 kHz samples one frame reads: its window and the longest lag past it.
+    private static let span = window + maximumLag
     private static let voicedThreshold = 0.45
     private static let silenceAmplitude: Float = 1e-3
 
     private let lock = NSLock()
-    private var decimated: [Float] = []
+    /// 8 kHz audio from `pendingStart` on: what frames not analysed yet read.
+    private var pending: [Float] = []
+    /// Index in the whole decimated stream of `pending[0]`.
+    private var pendingStart = 0
     private var pendingOddSample: Float?
+    /// Features of every frame whose whole span has arrived.
     private var frames = Frames()
     private var previousVoiced: (period: Double, amplitude: Double)?
+    /// The frames after `frames` that the audio so far reaches only in part,
+    /// analysed on what exists when features are asked for; nil once more
+    /// audio arrives.
+    private var provisionalTail: Frames?
 
-    /// Keeps 16 kHz mono samples following the ones already appended.
+    /// Keeps 16 kHz mono samples following the ones already appended, and
+    /// analyses each frame whose audio is now complete.
     func append(_ samples: [Float]) {
         lock.withLock {
+            provisionalTail = nil
             var index = 0
             if let odd = pendingOddSample, !samples.isEmpty {
-                decimated.append((odd + samples[0]) / 2)
+                pending.append((odd + samples[0]) / 2)
                 pendingOddSample = nil
                 index = 1
             }
-            decimated.reserveCapacity(decimated.count + samples.count / 2)
             while index + 1 < samples.count {
-                decimated.append((samples[index] + samples[index + 1]) / 2)
+                pending.append((samples[index] + samples[index + 1]) / 2)
                 index += 2
             }
             if index < samples.count { pendingOddSample = samples[index] }
+            analyzeCompleteFrames()
         }
     }
 
-    /// Seconds of audio appended so far.
-    var durationSeconds: Double {
-        lock.withLock { Double(decimated.count) / Self.rate }
+    /// 8 kHz samples held for frames not analysed yet: at most one frame's
+    /// span and one append's audio, however long the stream (the soak's bound).
+    var retainedSampleCount: Int {
+        lock.withLock { pending.count }
     }
 
     /// The features of frames overlapping `[startSeconds, endSeconds)`.
     func frames(from startSeconds: Double, to endSeconds: Double) -> Frames {
         lock.withLock {
-            analyzeAvailableFrames()
-            let count = frames.voicing.count
+            let tail = provisionalTail ?? analyzeProvisionalTail()
+            provisionalTail = tail
+            let count = frames.count + tail.count
             let first = min(count, max(0, Int((startSeconds / Self.frameDurationSeconds).rounded(.down))))
             let last = min(count, max(first, Int((endSeconds / Self.frameDurationSeconds).rounded(.up))))
-            return Frames(logPitch: Array(frames.logPitch[first..<last]), voicing: Array(frames.voicing[first..<last]),
-                          jitter: Array(frames.jitter[first..<last]), shimmer: Array(frames.shimmer[first..<last]))
+            return frames.slice(first..<last, continuedBy: tail)
         }
     }
 
-    /// Analyses every whole frame not analysed yet. Features are asked for at
-    /// the end of a stream, so the last frames use what audio exists.
-    private func analyzeAvailableFrames() {
-        let span = Self.window + Self.maximumLag
-        var frameIndex = frames.voicing.count
-        while frameIndex * Self.hop + Self.hop <= decimated.count {
-            let start = frameIndex * Self.hop
-            analyzeFrame(start: start, length: min(span, decimated.count - start))
-            frameIndex += 1
+    /// Analyses every frame whose span has arrived, then drops the audio no
+    /// later frame reads.
+    private func analyzeCompleteFrames() {
+        var frameStart = frames.count * Self.hop - pendingStart
+        while frameStart + Self.span <= pending.count {
+            analyzeFrame(start: frameStart, length: Self.span, into: &frames, previous: &previousVoiced)
+            frameStart += Self.hop
+        }
+        if frameStart > 0 {
+            pending.removeFirst(frameStart)
+            pendingStart += frameStart
         }
     }
 
-    private func analyzeFrame(start: Int, length: Int) {
-        let (period, periodicity, amplitude) = decimated.withUnsafeBufferPointer { buffer in
+    /// The frames that start in the audio so far but whose span reaches past
+    /// it, analysed on the audio there is (features are asked for at the end
+    /// of a stream, so the last frames use what exists).
+    private func analyzeProvisionalTail() -> Frames {
+        var tail = Frames()
+        var previous = previousVoiced
+        var frameStart = frames.count * Self.hop - pendingStart
+        while frameStart + Self.hop <= pending.count {
+            analyzeFrame(start: frameStart, length: min(Self.span, pending.count - frameStart), into: &tail, previous: &previous)
+            frameStart += Self.hop
+        }
+        return tail
+    }
+
+    private func analyzeFrame(start: Int, length: Int, into frames: inout Frames,
+                              previous previousVoiced: inout (period: Double, amplitude: Double)?) {
+        let (period, periodicity, amplitude) = pending.withUnsafeBufferPointer { buffer in
             Self.pitch(in: UnsafeBufferPointer(rebasing: buffer[start..<(start + length)]))
         }
         let voiced = period != nil && periodicity >= Self.voicedThreshold && amplitude >= Double(Self.silenceAmplitude)

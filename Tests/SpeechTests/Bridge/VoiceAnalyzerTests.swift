@@ -49,4 +49,38 @@ import Testing
         let shimmer = analyzer.frames(from: 0, to: 1).shimmer
         #expect(shimmer.contains { abs($0 - 6.02) < 1 })
     }
+
+    @Test func featuresDoNotDependOnWhenTheyAreAskedFor() {
+        // A glide from 120 to 240 Hz with a pause: voiced, unvoiced and the
+        // jitter between frames all depend on audio across append boundaries.
+        let glide = (0..<24_000).map { index -> Float in
+            let time = Double(index) / 16_000
+            return 0.3 * Float(sin(2 * .pi * (120 * time + 40 * time * time)))
+        }
+        let samples = glide + [Float](repeating: 0, count: 4_000) + Self.tone(200, seconds: 0.5)
+        let whole = VoiceAnalyzer()
+        whole.append(samples)
+        let streamed = VoiceAnalyzer()
+        var asked: [VoiceAnalyzer.Frames] = []
+        stride(from: 0, to: samples.count, by: 777).forEach {
+            streamed.append(Array(samples[$0..<min(samples.count, $0 + 777)]))
+            // Asking mid-stream must not freeze frames analysed on partial audio.
+            if $0 % (777 * 5) == 0 { asked.append(streamed.frames(from: 0, to: 10)) }
+        }
+        let end = Double(samples.count) / 16_000
+        #expect(streamed.frames(from: 0, to: end) == whole.frames(from: 0, to: end))
+        #expect(streamed.frames(from: 0.73, to: 1.41) == whole.frames(from: 0.73, to: 1.41))
+        #expect(asked.count >= 9)
+        #expect(whole.frames(from: 0, to: end).voicing.count == Int((end / 0.01).rounded(.down)))
+    }
+
+    @Test func keepsOnlyTheAudioTheNextFrameReads() {
+        // A minute in 4,096-frame taps: the features stay, the audio does not
+        // (before, the whole stream's audio stayed: 2 MB a minute of a rolling task).
+        let analyzer = VoiceAnalyzer()
+        let tap = Self.tone(125, seconds: 4_096.0 / 16_000)   // 32 whole periods: seamless taps
+        for _ in 0..<(60 * 16_000 / 4_096) { analyzer.append(tap) }
+        #expect(analyzer.retainedSampleCount < 453 + 4_096 / 2)
+        #expect(analyzer.frames(from: 59, to: 59.5).voicing.allSatisfy { $0 > 0.9 })
+    }
 }

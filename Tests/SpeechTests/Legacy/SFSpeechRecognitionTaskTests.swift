@@ -65,7 +65,9 @@ import Testing
 
     @Test func eachStepOfAudioDeliversExactlyItsCalls() async throws {
         let environment = SpeechTestEnvironment()
-        let session = Self.helloWorldSession()
+        // The final is held until the test has seen the task finishing: the
+        // scripted final otherwise races the state check after endAudio().
+        let session = Self.helloWorldSession(holdsFinish: true)
         let (task, request, recorder) = environment.startBufferTask(on: session).parts
         await environment.drain()
         #expect(recorder.calls.isEmpty)
@@ -83,6 +85,10 @@ import Testing
         request.endAudio()
         #expect(task.state == .finishing)
         await environment.drain()
+        #expect(task.state == .finishing)
+        session.releaseFinish()
+        await environment.drain()
+        #expect(task.state == .completed)
         #expect(recorder.calls.dropFirst(4) == [
             .finishedReading, .finalRecognition("hello world"), .finishedSuccessfully(true),
         ])
