@@ -2,7 +2,6 @@ import AVFoundation
 import CoreMedia
 import Foundation
 import Speech
-import Synchronization
 
 /// The modern face's pipeline — `SpeechAnalyzer` with a
 /// `DictationTranscriber` — as the backend of a legacy task, so that code
@@ -181,7 +180,7 @@ final class ModernPipelineBackend: RecognitionBackend {
 extension ModernPipelineBackend {
     /// The analyzer, once made, for `cancel()` to reach from any thread.
     final class AnalyzerSlot: Sendable {
-        private let analyzer = Mutex<SpeechAnalyzer?>(nil)
+        private let analyzer = LockedState<SpeechAnalyzer?>(nil)
 
         var current: SpeechAnalyzer? { analyzer.withLock { $0 } }
 

@@ -1,15 +1,14 @@
 import Foundation
 import Speech
-import Synchronization
 
 /// The update stream of an adapter backend: updates in order, then one
 /// terminal update (`finished` or `failed`), after which nothing more is
 /// delivered — whichever of the pipeline's tasks ends it first.
 final class UpdateOutput: Sendable {
-    private let state: Mutex<AsyncStream<SessionUpdate>.Continuation?>
+    private let state: LockedState<AsyncStream<SessionUpdate>.Continuation?>
 
     init(_ continuation: AsyncStream<SessionUpdate>.Continuation) {
-        state = Mutex(continuation)
+        state = LockedState(continuation)
     }
 
     /// Whether the terminal update was delivered.

@@ -1,6 +1,6 @@
 import Foundation
 import SpeechEngine
-import Synchronization
+import Speech
 
 /// `speech assets install [NAME...]`: fetch, verify and install models,
 /// with a progress bar on a terminal.
@@ -80,7 +80,7 @@ struct AssetsInstallCommand: SpeechCommand {
 
 /// Set once when a background job ends; read by the loop drawing its progress.
 private final class CompletionFlag: Sendable {
-    private let value = Mutex(false)
+    private let value = LockedState(false)
     func set() { value.withLock { $0 = true } }
     var isSet: Bool { value.withLock { $0 } }
 }

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Speech
 
 /// Where a command writes: results to standard output, progress and logs to
 /// standard error. Tests use ``capturing()`` to read what was written.
@@ -37,9 +37,9 @@ struct Console: Sendable {
 /// Text written to a capturing ``Console``.
 final class CapturedOutput: Sendable {
     /// Everything written to standard output.
-    let output = Mutex("")
+    let output = LockedState("")
     /// Everything written to standard error.
-    let error = Mutex("")
+    let error = LockedState("")
 
     /// Standard output so far.
     var standardOutput: String { output.withLock { $0 } }

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Speech
 
 /// A one-line progress bar on standard error, redrawn in place with `\r`:
 /// `label [##########..........]  50%`.
@@ -15,7 +15,7 @@ final class ProgressBar: Sendable {
     private let label: String
     private let enabled: Bool
     /// The last percentage and note drawn, so repeated updates do not redraw.
-    private let lastDrawn = Mutex((percent: -1, note: ""))
+    private let lastDrawn = LockedState((percent: -1, note: ""))
 
     /// Creates a bar; `enabled` defaults to whether stderr is a terminal.
     init(label: String, console: Console, enabled: Bool? = nil) {
