@@ -49,8 +49,7 @@ import Testing
         defer { NotificationCenter.default.removeObserver(observer) }
         try engine.start()
         #expect(microphone.waitUntilVanished(timeout: hangGuardSeconds))
-        let started = Date()
-        while notified.value == nil && Date().timeIntervalSince(started) < hangGuardSeconds { try await Task.sleep(for: .milliseconds(10)) }
+        await poll(until: { notified.value != nil })
         let error = try #require(notified.value)
         #expect(error.code == Int(kAudioHardwareBadDeviceError))
         #expect(error.localizedDescription.contains("went away or failed mid-stream"))
@@ -68,8 +67,7 @@ import Testing
         // A watcher registered after the failure hears it too.
         let late = Box()
         origin.whenDeviceFails { late.set($0) }
-        let registered = Date()
-        while late.value == nil && Date().timeIntervalSince(registered) < hangGuardSeconds { try await Task.sleep(for: .milliseconds(10)) }
+        await poll(until: { late.value != nil })
         #expect(late.value?.code == error.code)
         engine.stop()
     }

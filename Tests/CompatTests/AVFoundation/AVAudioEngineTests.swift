@@ -120,9 +120,7 @@ import TestSupport
                                                               queue: nil) { _ in notified.set() }
         defer { NotificationCenter.default.removeObserver(observer) }
         try engine.start()
-        let started = Date()
-        while !notified.isSet && Date().timeIntervalSince(started) < hangGuardSeconds { try await Task.sleep(for: .milliseconds(10)) }
-        #expect(notified.isSet)
+        #expect(await poll(until: { notified.isSet }))
         #expect(!engine.isRunning)
         engine.stop()
         #expect(collector.snapshot.samples == [Int16](repeating: 8_192, count: 320))

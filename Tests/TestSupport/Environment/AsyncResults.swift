@@ -48,6 +48,19 @@ package func value<T: Sendable>(of task: Task<T, Never>, within seconds: Double 
     }
 }
 
+/// Polls `condition` every 10 ms until it holds or `seconds` pass, and
+/// returns whether it held: a bound on a wait for state that a callback on a
+/// thread the test does not own sets (a notification, a device watcher).
+@discardableResult
+package func poll(until condition: () -> Bool, within seconds: Double = hangGuardSeconds) async -> Bool {
+    let started = Date()
+    while !condition() {
+        guard Date().timeIntervalSince(started) < seconds else { return false }
+        try? await Task.sleep(for: .milliseconds(10))
+    }
+    return true
+}
+
 /// Lets exactly one of several racers resume a continuation.
 package final class ResumeOnce: Sendable {
     private let done = LockedState(false)
