@@ -12,6 +12,7 @@ extension Transcriber {
         /// Its index among the file's chunks (seeds its sampling).
         var index: Int
         var startSeconds: Double { Double(range.lowerBound) / Transcriber.sampleRate }
+        var seconds: Double { Double(range.count) / Transcriber.sampleRate }
     }
 
     /// The chunks batched decoding splits `samples` into: the speech
@@ -91,16 +92,66 @@ extension TranscriptionSession {
             realFrames.append(max(1, content))
             if language == nil { clock.measure(.languageDetection) { detectLanguage(crosses[0]) } }
         }
-        let results = decodeInLockstep(crosses: crosses, seeds: chunks.map { UInt64($0.index) })
+        var results = decodeInLockstep(crosses: crosses, seeds: chunks.map { UInt64($0.index) })
         if interruption.stopsDecoding { return [] }
-        return chunks.indices.map { i in
+        var outcomes: [ChunkOutcome] = []
+        var previousSampled = previousChunkTokens
+        for i in chunks.indices {
             let chunk = chunks[i]
             let through = Double(chunk.range.upperBound) / Transcriber.sampleRate
-            if isSilence(results[i]) { return ChunkOutcome(segments: [], alternatives: [], throughSeconds: through) }
+            if Self.skipsSpeech(textTokens: textTokenCount(results[i]), chunkSeconds: chunk.seconds), !isSilence(results[i]) {
+                results[i] = retryWithPreviousText(results[i], cross: crosses[i], previous: previousSampled)
+                if interruption.stopsDecoding { return [] }
+            }
+            if isSilence(results[i]) {
+                outcomes.append(ChunkOutcome(segments: [], alternatives: [], throughSeconds: through))
+                previousSampled = []
+                continue
+            }
             // Every segment of the chunk is kept: nothing after it is decoded again (no seeking).
             let window = segments(of: results[i], realFrames: realFrames[i], offsetSeconds: chunk.startSeconds,
                                   firstSegmentID: 0, keepsTail: true) { crosses[i] }
-            return ChunkOutcome(segments: window.segments, alternatives: alternatives(of: results[i]), throughSeconds: through)
+            previousSampled = Array(window.sampled.joined())
+            outcomes.append(ChunkOutcome(segments: window.segments, alternatives: alternatives(of: results[i]),
+                                         throughSeconds: through))
         }
+        previousChunkTokens = previousSampled
+        return outcomes
+    }
+
+    /// Text tokens per second of chunk under which a chunk's decode has
+    /// skipped speech rather than heard a slow speaker. Read English runs at
+    /// 3–4 tokens a second and a chunk is speech trimmed to ±0.4 s, so even
+    /// slow, paused speech stays well above 1.
+    static let minimumTokensPerSecond = 1.0
+    /// Chunks shorter than this are not judged by their rate: a few words of
+    /// a short chunk can be all there is.
+    static let minimumJudgedSeconds = 8.0
+
+    /// Whether a chunk's text is too short for its length: the lockstep
+    /// decode, unprompted, sometimes gives one segment spanning most of the
+    /// chunk with a clause of its words and stops (measured: 25 s of read
+    /// speech decoded as 11 words, a 22 s sentence skipped, at an average
+    /// log-probability of −0.39 and a normal compression ratio, so no
+    /// fallback fired). The same audio decoded with the text before it as
+    /// prompt reads through (Benchmarks/RESULTS.md, "Batched decoding").
+    static func skipsSpeech(textTokens: Int, chunkSeconds: Double) -> Bool {
+        chunkSeconds >= minimumJudgedSeconds && Double(textTokens) < minimumTokensPerSecond * chunkSeconds
+    }
+
+    /// Decodes a chunk whose text skipped speech once more, alone, prompted
+    /// with the previous chunk's tokens as window-by-window decoding prompts
+    /// each window (fallback included), and keeps whichever result says more
+    /// without being repetitive.
+    private mutating func retryWithPreviousText(_ first: DecodingResult, cross: CrossAttentionCache,
+                                                previous: [Int]) -> DecodingResult {
+        let context = PromptHistory(initialPrompt: previous)
+            .context(startOfPrevious: model.tokenizer.specialTokens.startOfPrevious,
+                     maximumCount: model.dimensions.textContext / 2 - 1)
+        let retry = clock.measure(.decoder) {
+            decodeWithFallback(cross: cross, startOfTranscript: startOfTranscriptSequence(), context: context)
+        }
+        let repetitive = options.compressionRatioThreshold.map { retry.compressionRatio > $0 } ?? false
+        return !repetitive && textTokenCount(retry) > textTokenCount(first) ? retry : first
     }
 }

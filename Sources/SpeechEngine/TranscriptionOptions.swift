@@ -69,9 +69,10 @@ public struct TranscriptionOptions: Sendable, Hashable {
     /// splits the audio at pauses in the speech into chunks of at most 30 s
     /// and decodes up to that many chunks at once, one decoder pass for all
     /// their beams (faster-whisper's `BatchedInferencePipeline`): faster on
-    /// long audio, but no chunk is prompted with the text before it, and
-    /// each chunk is padded with log-mel silence (`shortWindowPadding` is
-    /// read only for `.zeros`). At most ``maximumBatchSize``.
+    /// long audio, but chunks are decoded unprompted (a chunk whose text is
+    /// too short for its length is decoded once more alone, prompted with the
+    /// chunk before it), and each chunk is padded with log-mel silence
+    /// (`shortWindowPadding` is read only for `.zeros`). At most ``maximumBatchSize``.
     public var batchSize: Int? = nil
 
     /// The most chunks decoded at once (memory: each holds a 37 MB

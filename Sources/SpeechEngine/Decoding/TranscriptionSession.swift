@@ -25,6 +25,9 @@ struct TranscriptionSession {
     let clock: StageClock?
     /// Stops decoding between steps; the caller then discards the window.
     var interruption: Interruption?
+    /// Batched decoding: the last decoded chunk's tokens as sampled, the
+    /// prompt of a chunk decoded again because its text skipped speech.
+    var previousChunkTokens: [Int] = []
 
     init(model: WhisperModel, options: TranscriptionOptions, clock: StageClock? = nil) throws {
         self.model = model
@@ -198,6 +201,11 @@ struct TranscriptionSession {
         return String(result).replacingOccurrences(of: "  ", with: " ")
     }
 
+    /// A result's text tokens (no timestamps, no end of text).
+    func textTokenCount(_ result: DecodingResult) -> Int {
+        result.tokens.count { $0 < model.tokenizer.specialTokens.endOfText }
+    }
+
     /// A result's words, lowercased, without punctuation or timestamps.
     private func spokenWords(_ result: DecodingResult) -> [Substring] {
         model.tokenizer.decode(result.tokens.filter { $0 < model.tokenizer.specialTokens.endOfText }).lowercased()
@@ -231,8 +239,10 @@ struct TranscriptionSession {
 
     /// Decodes at rising temperatures until the result is neither repetitive
     /// nor improbable. ref: whisper/transcribe.py `decode_with_fallback`
-    private mutating func decodeWithFallback(cross: CrossAttentionCache, startOfTranscript: [Int]) -> DecodingResult {
-        let loop = decodingLoop(cross: cross, startOfTranscript: startOfTranscript, context: promptContext())
+    /// - Parameter context: the prompt's context part; the session's history when nil.
+    mutating func decodeWithFallback(cross: CrossAttentionCache, startOfTranscript: [Int],
+                                     context: [Int]? = nil) -> DecodingResult {
+        let loop = decodingLoop(cross: cross, startOfTranscript: startOfTranscript, context: context ?? promptContext())
         var attempts: [DecodingResult] = []
         for temperature in options.temperatures {
             let result = loop.run(temperature: temperature, generator: &generator)

@@ -13,7 +13,7 @@ struct DecodingArguments: Sendable, Hashable {
 
     static let batchSizeOption = OptionSpec.value(
         "batch-size", "N",
-        help: "Batched decoding: split the audio at pauses into chunks of at most 30 s\nand decode N chunks at once, no chunk prompted with the text before it\n(default: off, window by window).")
+        help: "Batched decoding: split the audio at pauses into chunks of at most 30 s\nand decode N chunks at once, unprompted (a chunk whose text is too short\nfor its length is decoded again with the text before it) (default: off,\nwindow by window).")
 
     /// ISO 639-1 code, or nil to detect.
     var language: String?
