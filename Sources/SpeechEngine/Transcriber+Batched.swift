@@ -145,13 +145,10 @@ extension TranscriptionSession {
     /// without being repetitive.
     private mutating func retryWithPreviousText(_ first: DecodingResult, cross: CrossAttentionCache,
                                                 previous: [Int]) -> DecodingResult {
-        let context = PromptHistory(initialPrompt: previous)
-            .context(startOfPrevious: model.tokenizer.specialTokens.startOfPrevious,
-                     maximumCount: model.dimensions.textContext / 2 - 1)
+        let context = promptContext(of: PromptHistory(initialPrompt: previous))
         let retry = clock.measure(.decoder) {
             decodeWithFallback(cross: cross, startOfTranscript: startOfTranscriptSequence(), context: context)
         }
-        let repetitive = options.compressionRatioThreshold.map { retry.compressionRatio > $0 } ?? false
-        return !repetitive && textTokenCount(retry) > textTokenCount(first) ? retry : first
+        return !Self.isRepetitive(retry, options: options) && textTokenCount(retry) > textTokenCount(first) ? retry : first
     }
 }

@@ -202,13 +202,15 @@ struct TranscriptionSession {
     }
 
     /// A result's text tokens (no timestamps, no end of text).
-    func textTokenCount(_ result: DecodingResult) -> Int {
-        result.tokens.count { $0 < model.tokenizer.specialTokens.endOfText }
+    private func textTokens(_ result: DecodingResult) -> [Int] {
+        result.tokens.filter { $0 < model.tokenizer.specialTokens.endOfText }
     }
+
+    func textTokenCount(_ result: DecodingResult) -> Int { textTokens(result).count }
 
     /// A result's words, lowercased, without punctuation or timestamps.
     private func spokenWords(_ result: DecodingResult) -> [Substring] {
-        model.tokenizer.decode(result.tokens.filter { $0 < model.tokenizer.specialTokens.endOfText }).lowercased()
+        model.tokenizer.decode(textTokens(result)).lowercased()
             .split { !$0.isLetter && !$0.isNumber && $0 != "'" }
     }
 
@@ -254,7 +256,10 @@ struct TranscriptionSession {
     }
 
     /// The previous text to prompt the next window with (`<|startofprev|>` and tokens), or nothing.
-    func promptContext() -> [Int] {
+    func promptContext() -> [Int] { promptContext(of: history) }
+
+    /// The prompt context `history` gives, capped at half the text context as Whisper caps it.
+    func promptContext(of history: PromptHistory) -> [Int] {
         history.context(startOfPrevious: model.tokenizer.specialTokens.startOfPrevious,
                         maximumCount: model.dimensions.textContext / 2 - 1)
     }
@@ -285,7 +290,7 @@ struct TranscriptionSession {
     /// threshold and is not silence (silence is not decoded hotter).
     func needsFallback(_ result: DecodingResult) -> Bool {
         var needsFallback = false
-        if let threshold = options.compressionRatioThreshold, result.compressionRatio > threshold { needsFallback = true }
+        if Self.isRepetitive(result, options: options) { needsFallback = true }
         if let threshold = options.logProbThreshold, result.averageLogProbability < threshold { needsFallback = true }
         if let threshold = options.noSpeechThreshold, result.noSpeechProbability > threshold,
            options.logProbThreshold.map({ result.averageLogProbability < $0 }) ?? true {
@@ -294,12 +299,15 @@ struct TranscriptionSession {
         return needsFallback
     }
 
+    /// Whether a result's text compresses too well: it repeats itself.
+    static func isRepetitive(_ result: DecodingResult, options: TranscriptionOptions) -> Bool {
+        options.compressionRatioThreshold.map { result.compressionRatio > $0 } ?? false
+    }
+
     /// Every temperature failed: keep the most probable result that is not
     /// repetitive (faster-whisper's choice), else the last one.
     static func bestAttempt(_ attempts: [DecodingResult], options: TranscriptionOptions) -> DecodingResult {
-        let acceptable = attempts.filter { attempt in
-            options.compressionRatioThreshold.map { attempt.compressionRatio <= $0 } ?? true
-        }
+        let acceptable = attempts.filter { !isRepetitive($0, options: options) }
         return acceptable.max { $0.averageLogProbability < $1.averageLogProbability } ?? attempts.last!
     }
 }
