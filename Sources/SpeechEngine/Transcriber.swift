@@ -65,12 +65,12 @@ public final class Transcriber: Sendable {
         }
         var session = try TranscriptionSession(model: model, options: options, clock: clock)
         session.interruption = interruption
-        let frames = LogMelSpectrogram.windowFrameCount
         let mel = clock.measure(.melSpectrogram) {
             LogMelSpectrogram(melCount: model.dimensions.melCount)
                 .compute(samples, paddingSamples: LogMelSpectrogram.windowSampleCount)
         }
-        let contentFrames = mel.frameCount - frames
+        let contentFrames = mel.frameCount - LogMelSpectrogram.windowFrameCount
+        let frames = options.encoderWindowFrames(contentFrames: contentFrames)
         // Windows without speech are not decoded at all: Whisper invents text
         // ("Thanks for watching!") over silence and noise more often than its
         // no-speech probability catches.

@@ -75,6 +75,31 @@ public struct TranscriptionOptions: Sendable, Hashable {
     /// (`shortWindowPadding` is read only for `.zeros`). At most ``maximumBatchSize``.
     public var batchSize: Int? = nil
 
+    /// Encode only as much of the 30 s window as the audio needs, plus
+    /// ``fittedWindowMarginFrames``, when the audio is shorter than a window
+    /// (whisper.cpp's `audio_ctx`): a 5 s buffer then costs the encoder a
+    /// fifth of a window. Whisper was trained on whole windows, so it is a
+    /// little less accurate; the streaming path's volatile passes use it,
+    /// never the passes whose text becomes final. Internal on purpose.
+    var fitsEncoderWindowToAudio = false
+    /// Log-mel frames encoded past the audio in a fitted window (5.12 s).
+    /// With too little silence after the last word Whisper does not know the
+    /// window ended and repeats itself: with 2.56 s (whisper.cpp users'
+    /// `+128` positions) the first second of a LibriSpeech clip came back as
+    /// "Mr. Quill., Mr. Quill- Mr. Quill-…" from whisper-tiny.en, to the token
+    /// limit; with 5.12 s no prefix of 40 cut from the corpus looped
+    /// (Benchmarks/RESULTS.md).
+    static let fittedWindowMarginFrames = 512
+
+    /// The encoder's window for `contentFrames` of audio: 30 s, or fitted
+    /// (rounded up to whole seconds, so nearby lengths share a shape).
+    func encoderWindowFrames(contentFrames: Int) -> Int {
+        let whole = LogMelSpectrogram.windowFrameCount
+        guard fitsEncoderWindowToAudio else { return whole }
+        let fitted = (contentFrames + Self.fittedWindowMarginFrames + 99) / 100 * 100
+        return min(whole, fitted)
+    }
+
     /// The most chunks decoded at once (memory: each holds a 37 MB
     /// cross-attention cache with whisper-base).
     public static let maximumBatchSize = 32

@@ -32,4 +32,19 @@ struct TranscriberTests {
         #expect(views(.silence) == views(.both))
         #expect(views(.zeros) == [[3, 4, 0, 0, 13, 14, 0, 0]])
     }
+
+    @Test("A fitted encoder window holds the audio and 5.12 s more, in whole seconds, at most 30 s")
+    func fittedEncoderWindow() {
+        var options = TranscriptionOptions()
+        #expect(options.encoderWindowFrames(contentFrames: 500) == 3_000, "whole windows unless asked")
+        options.fitsEncoderWindowToAudio = true
+        #expect(options.encoderWindowFrames(contentFrames: 500) == 1_100)   // 5 s + 5.12 s -> 11 s
+        #expect(options.encoderWindowFrames(contentFrames: 44) == 600)
+        #expect(options.encoderWindowFrames(contentFrames: 2_400) == 3_000)
+        #expect(options.encoderWindowFrames(contentFrames: 9_000) == 3_000)
+        for content in stride(from: 0, through: 3_000, by: 7) {
+            let frames = options.encoderWindowFrames(contentFrames: content)
+            #expect(frames % 2 == 0 && frames >= min(3_000, content + TranscriptionOptions.fittedWindowMarginFrames))
+        }
+    }
 }

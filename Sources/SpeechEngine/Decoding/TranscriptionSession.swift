@@ -277,10 +277,16 @@ struct TranscriptionSession {
                            special.startOfLanguageModel, special.noSpeech])]
         if let phraseTable { filters.append(LogitFilters.phraseBias(phraseTable, boost: Float(options.phraseBoost))) }
         if !options.withoutTimestamps { filters.append(LogitFilters.timestampRules(special)) }
+        // A fitted window that loops anyway stops at about 8 tokens per
+        // second of window (speech runs at 3 to 5, timestamps included),
+        // not at half the text context.
+        let sampleLimit = options.fitsEncoderWindowToAudio
+            ? min(model.dimensions.textContext / 2, 16 + cross.positionCount * 8 / 50)
+            : model.dimensions.textContext / 2
         var loop = DecodingLoop(model: model, cross: cross, prompt: prompt,
                                 startOfTranscriptIndex: prompt.count - startOfTranscript.count - (options.withoutTimestamps ? 1 : 0),
                                 filters: filters, beamSize: options.beamSize, bestOf: options.bestOf,
-                                lengthPenalty: options.lengthPenalty, maximumSampleCount: model.dimensions.textContext / 2,
+                                lengthPenalty: options.lengthPenalty, maximumSampleCount: sampleLimit,
                                 interruption: interruption)
         loop.clock = clock
         return loop

@@ -405,6 +405,9 @@ struct StreamingPipeline {
         transcription.beamSize = 1
         transcription.temperatures = [0]
         transcription.alternativeCount = 1
+        // Volatile text is replaced within a second; encoding 30 s for each
+        // half-second update was most of what streaming cost.
+        transcription.fitsEncoderWindowToAudio = options.fitsVolatileWindowToAudio
         let transcript: Transcript
         do {
             let interruption = reportedVolatileSinceCommit ? volatileInterruption : nil

@@ -18,6 +18,12 @@ public struct StreamingOptions: Sendable, Hashable {
     /// on pieces cut at endpoints (Benchmarks/RESULTS.md). Volatile passes
     /// always decode once, with silence.
     public var commitPadding: TranscriptionOptions.ShortWindowPadding = .silence
+    /// Volatile passes encode only the buffered audio plus 5.12 s of
+    /// silence, not a whole 30 s window (whisper.cpp's `audio_ctx`): several
+    /// times less compute for a few seconds of speech, at a small cost in
+    /// volatile accuracy (Benchmarks/RESULTS.md). Final results always
+    /// come from whole windows.
+    public var fitsVolatileWindowToAudio = true
 
     public init(transcription: TranscriptionOptions = TranscriptionOptions()) {
         self.transcription = transcription

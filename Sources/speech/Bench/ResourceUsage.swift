@@ -11,6 +11,15 @@ enum ResourceUsage {
         return Int(usage.ru_maxrss) * 1024
     }
 
+    /// CPU time the process has used so far, user plus system, in seconds
+    /// (every thread: the compute threads' work counts, their waiting does not).
+    static func cpuSeconds() -> Double {
+        var usage = rusage()
+        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+        func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1_000_000 }
+        return seconds(usage.ru_utime) + seconds(usage.ru_stime)
+    }
+
     /// Resident set size now, in bytes: `VmRSS` from /proc/self/status, or
     /// nil where /proc is absent (getrusage has no current figure).
     static func currentResidentBytes() -> Int? {

@@ -44,6 +44,11 @@ struct StreamFeeder {
         /// When the recognizer reported `.finished`.
         var end: ContinuousClock.Instant
         var residentTimeline: ResidentTimeline?
+        /// Each final with the last volatile result before it (the text a
+        /// live user saw just before it was replaced), where there was one.
+        var volatileBeforeFinal: [(volatile: String, final: String)] = []
+        /// Process CPU seconds from the start to `.finished`.
+        var cpuSeconds = 0.0
 
         /// The committed transcript: every final result's text, in order.
         var committedText: String { finals.map(\.text).joined(separator: " ") }
@@ -57,6 +62,8 @@ struct StreamFeeder {
         let clock = ContinuousClock()
         let start = clock.now
         var outcome = Outcome(start: start, lastFinal: start, endOfInput: start, end: start)
+        let cpuAtStart = ResourceUsage.cpuSeconds()
+        var lastVolatile: String?
         outcome.residentTimeline = residentSampleIntervalSeconds.map(ResidentTimeline.init(intervalSeconds:))
         outcome.residentTimeline?.recordIfDue(Self.measure(audioSeconds: 0, since: start), atAudioSeconds: 0)
         let pacing = self.pacing
@@ -84,12 +91,15 @@ struct StreamFeeder {
             switch event {
             case .speechDetected(let at):
                 if outcome.speechOnsetSeconds == nil { outcome.speechOnsetSeconds = at }
-            case .volatile:
+            case .volatile(let hypothesis):
+                lastVolatile = hypothesis.text
                 outcome.volatileCount += 1
                 if outcome.firstVolatile == nil { outcome.firstVolatile = clock.now }
                 outcome.resultTimes.append(clock.now)
             case .final(let hypothesis):
                 outcome.finals.append(hypothesis)
+                if let volatile = lastVolatile { outcome.volatileBeforeFinal.append((volatile, hypothesis.text)) }
+                lastVolatile = nil
                 outcome.lastFinal = clock.now
                 outcome.resultTimes.append(clock.now)
             case .progress(let processed):
@@ -103,6 +113,7 @@ struct StreamFeeder {
         }
         outcome.endOfInput = await feeder.value
         outcome.end = clock.now
+        outcome.cpuSeconds = ResourceUsage.cpuSeconds() - cpuAtStart
         let audioSeconds = Double(samples.count) / AudioDecoder.sampleRate
         outcome.residentTimeline?.recordEnd(Self.measure(audioSeconds: audioSeconds, since: start))
         return outcome

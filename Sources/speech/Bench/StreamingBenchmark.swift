@@ -29,6 +29,12 @@ struct StreamingBenchmark {
         /// From `finish()` (end of input) to the last final result.
         var finalAfterEndOfInputSeconds: Double
         var realTimeFactor: Double
+        /// Process CPU seconds per minute of audio while streaming (the
+        /// whole cost of live results, volatile passes included in realtime mode).
+        var cpuSecondsPerAudioMinute: Double
+        /// WER of the last volatile result before each final against that
+        /// final: how far the live text was from what replaced it.
+        var volatileVersusFinalWER: Double?
         /// At the end, after the batch pass when there is one.
         var peakResidentMegabytes: Double
         /// Measured up to the end of the stream, before the batch pass.
@@ -55,13 +61,20 @@ struct StreamingBenchmark {
         }
         let intervals = zip(outcome.resultTimes, outcome.resultTimes.dropFirst()).map { ($1 - $0).seconds }
         let committed = outcome.committedText
+        let language = options.transcription.language ?? "en"
+        let scorer = TranscriptScorer()
+        var volatileEdits = 0, finalWords = 0
+        for pair in outcome.volatileBeforeFinal {
+            let counts = scorer.score(reference: pair.final, hypothesis: pair.volatile, languageTag: language).counts
+            volatileEdits += counts.errorCount
+            finalWords += counts.referenceCount
+        }
         var batch: String?
         var wer: Double?
         if comparesWithBatch {
             let text = try accurate.transcribe(samples: samples, options: options.transcription).text
             batch = text
-            wer = TranscriptScorer().score(reference: text, hypothesis: committed,
-                                           languageTag: options.transcription.language ?? "en").counts.rate
+            wer = scorer.score(reference: text, hypothesis: committed, languageTag: language).counts.rate
         }
         return Result(
             mode: realtime ? "realtime" : "fast", audioSeconds: audioSeconds,
@@ -69,6 +82,8 @@ struct StreamingBenchmark {
             updateInterval: TimingSummary(runs: intervals),
             finalAfterEndOfInputSeconds: max(0, (outcome.lastFinal - outcome.endOfInput).seconds),
             realTimeFactor: outcome.wallSeconds / max(audioSeconds, 1e-9),
+            cpuSecondsPerAudioMinute: outcome.cpuSeconds / max(audioSeconds, 1e-9) * 60,
+            volatileVersusFinalWER: finalWords > 0 ? Double(volatileEdits) / Double(finalWords) : nil,
             peakResidentMegabytes: Double(ResourceUsage.peakResidentBytes()) / 1_048_576,
             residentTimeline: outcome.residentTimeline,
             volatileCount: outcome.volatileCount, finalCount: outcome.finals.count, committedText: committed,
@@ -87,6 +102,8 @@ struct StreamingBenchmark {
         update interval median    \(seconds(result.updateInterval.median)) (\(result.volatileCount) volatile, \(result.finalCount) final)
         final after end of input  \(seconds(result.finalAfterEndOfInputSeconds))
         real-time factor          \(String(format: "%.3f", result.realTimeFactor))
+        CPU per audio minute      \(String(format: "%.1f s", result.cpuSecondsPerAudioMinute))
+        last volatile vs final WER \(result.volatileVersusFinalWER.map { String(format: "%.2f%%", $0 * 100) } ?? "n/a (no volatile before a final)")
         peak RSS (whole run)      \(String(format: "%.1f MB", result.peakResidentMegabytes))
         committed vs batch WER    \(wer)
 

@@ -7,7 +7,7 @@ struct BenchCommand: SpeechCommand {
     static let help = CommandHelp(
         commandName: "bench",
         overview: "Benchmark model load time, transcription wall time, real-time factor and peak memory.",
-        usage: "bench <file> [--runs <N>] [--beam <N>] [--threads <N>] [--batch-size <N>] [--padding silence|zeros|both] [--model <name>] [--compute-type int8|float32] [--language xx|auto] [--against faster-whisper | --stream [--realtime|--fast] [--rss-every <seconds>] [--no-batch]] [--format text|json]",
+        usage: "bench <file> [--runs <N>] [--beam <N>] [--threads <N>] [--batch-size <N>] [--padding silence|zeros|both] [--model <name>] [--compute-type int8|float32] [--language xx|auto] [--against faster-whisper | --stream [--realtime|--fast] [--rss-every <seconds>] [--volatile-window fitted|whole] [--no-batch]] [--format text|json]",
         arguments: [("<file>", "The audio file to transcribe in every run.")],
         commandOptions: [
             .value("runs", "N", help: "Timed runs (default: 3)."),
@@ -23,6 +23,7 @@ struct BenchCommand: SpeechCommand {
             .flag("realtime", help: "With --stream: pace the chunks to real time (latencies as a live user sees them)."),
             .flag("fast", help: "With --stream: feed as fast as possible (the default; measures throughput)."),
             .value("rss-every", "seconds", help: "With --stream: measure RSS every this many seconds of audio\n(default: 300)."),
+            .value("volatile-window", "window", help: "With --stream: what volatile passes encode: fitted (the buffered audio\nplus 5.12 s, the default) or whole (a 30 s window each time)."),
             .flag("batch", help: "With --stream: also transcribe the file in batch and score the stream\nagainst it (default: on).", onByDefault: true),
             .value("format", "format", help: "Output: text or json (default: text)."),
         ],
@@ -44,7 +45,9 @@ struct BenchCommand: SpeechCommand {
         With --stream it reports the time from speech onset to the first
         volatile result (--realtime), the interval between updates, the time
         from end of input to the final result, the real-time factor, peak RSS
-        and the WER of the committed transcript against the batch transcript.
+        the process's CPU seconds per audio minute, the WER of the last volatile
+        result before each final against that final, and the WER of the
+        committed transcript against the batch transcript.
         Volatile results come from whisper-tiny.en for English when installed.
         It also prints an RSS timeline: resident memory at the start, every
         --rss-every seconds of audio processed and at the end of the stream
@@ -68,6 +71,8 @@ struct BenchCommand: SpeechCommand {
     var realtime: Bool
     var residentSampleIntervalSeconds: Int
     var comparesWithBatch: Bool
+    /// `--volatile-window whole` turns off fitted volatile windows.
+    var fitsVolatileWindowToAudio: Bool
     /// `--against faster-whisper`.
     var comparesWithFasterWhisper: Bool
     /// Beam widths of the comparison: `--beam`'s, else greedy and 5.
@@ -91,8 +96,10 @@ struct BenchCommand: SpeechCommand {
         if realtime && arguments.flag("fast") { throw UsageError("Choose one of --realtime and --fast.") }
         residentSampleIntervalSeconds = try arguments.integer("rss-every", in: 1...86_400) ?? 300
         comparesWithBatch = arguments.flag("batch", default: true)
-        if !stream && (arguments.value("rss-every") != nil || !comparesWithBatch) {
-            throw UsageError("--rss-every and --no-batch go with --stream.")
+        fitsVolatileWindowToAudio = try arguments.choice("volatile-window", from: ["fitted", "whole"]) != "whole"
+        if !stream && (arguments.value("rss-every") != nil || !comparesWithBatch
+                       || arguments.value("volatile-window") != nil) {
+            throw UsageError("--rss-every, --volatile-window and --no-batch go with --stream.")
         }
         comparesWithFasterWhisper = try arguments.choice("against", from: ["faster-whisper"]) != nil
         comparisonBeams = arguments.value("beam") == nil ? [1, 5] : [decoding.beamSize]
@@ -158,6 +165,7 @@ struct BenchCommand: SpeechCommand {
         let accurate = try model.loadTranscriber(computeType: computeType)
         var options = decoding.streamingOptions()
         if options.transcription.language == nil { options.transcription.language = "en" }
+        options.fitsVolatileWindowToAudio = fitsVolatileWindowToAudio
         let fast = options.transcription.language == "en" && AssetStore.default.isInstalled(.whisperTinyEn)
             ? try ModelCache.shared.transcriber(.whisperTinyEn) : nil
         let samples = try AudioDecoder.decode(contentsOf: URL(fileURLWithPath: file))

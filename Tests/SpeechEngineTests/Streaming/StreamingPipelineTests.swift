@@ -181,4 +181,35 @@ struct StreamingPipelineTests {
         #expect(Self.watermarks(events).last.map { abs($0 - 7.5) < 1e-6 } == true)
         Self.expectInvariants(events)
     }
+
+    /// Volatile passes encode a fitted window (cheap, replaced within a
+    /// second); the passes whose text becomes final always encode 30 s.
+    @Test(arguments: [true, false])
+    func onlyVolatilePassesFitTheEncoderWindow(fitted: Bool) throws {
+        final class Calls: @unchecked Sendable { var volatile: [Bool] = [], accurate: [Bool] = [] }
+        let calls = Calls()
+        var options = StreamingOptions()
+        options.fitsVolatileWindowToAudio = fitted
+        var pipeline = StreamingPipeline(
+            accurate: { samples, transcription, interruption, onWindow in
+                calls.accurate.append(transcription.fitsEncoderWindowToAudio)
+                return Self.decode(samples, transcription, interruption, onWindow)
+            },
+            fast: { samples, transcription, interruption, onWindow in
+                calls.volatile.append(transcription.fitsEncoderWindowToAudio)
+                return Self.decode(samples, transcription, interruption, onWindow)
+            },
+            options: options) { _ in }
+        let live = Self.silence(seconds: 0.5) + Self.voiced(seconds: 4) + Self.silence(seconds: 3)
+        for start in stride(from: 0, to: live.count, by: StreamingPipeline.blockSampleCount) {
+            try pipeline.consume(Array(live[start..<min(live.count, start + StreamingPipeline.blockSampleCount)]))
+        }
+        try pipeline.commit(throughSample: Int(1 * Self.rate))
+        try pipeline.appendRecording(Self.voiced(seconds: 2) + Self.silence(seconds: 1))
+        try pipeline.finish()
+        #expect(calls.volatile.count >= 4)
+        #expect(calls.volatile.allSatisfy { $0 == fitted })
+        #expect(!calls.accurate.isEmpty)
+        #expect(!calls.accurate.contains(true))
+    }
 }

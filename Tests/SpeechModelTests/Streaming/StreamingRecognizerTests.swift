@@ -115,6 +115,52 @@ struct StreamingRecognizerModelTests {
         #expect(scorer.score(reference: TranscriberModelTests.jfkText, hypothesis: committed, languageTag: "en").counts.errorCount == 0)
     }
 
+    /// Volatile passes encode fitted windows (the buffer plus 5.12 s, not
+    /// 30 s): their text must still be close to the finals that replace it,
+    /// and never a loop (too short a window makes Whisper repeat itself).
+    /// Fed at the worker's pace so that every volatile pass runs.
+    @Test func fittedVolatileWindowsStayCloseToTheFinals() async throws {
+        let samples = try Self.samples("audio/librispeech-dev-clean/2412-153948-0000.wav")
+            + SyntheticAudio.silence(seconds: 2.5) + Self.samples("audio/jfk/jfk_openai_whisper.wav")
+        let recognizer = StreamingRecognizer(accurate: try Models.transcriber(.whisperBase),
+                                             fast: try Models.transcriber(.whisperTinyEn), options: Self.englishOptions)
+        let collector = Task {
+            var events: [StreamingEvent] = []
+            for await event in recognizer.events { events.append(event) }
+            return events
+        }
+        for start in stride(from: 0, to: samples.count, by: 4_000) {
+            recognizer.append(Array(samples[start..<min(samples.count, start + 4_000)]))
+            while recognizer.pendingSampleCount > 0 { try await Task.sleep(for: .milliseconds(5)) }
+        }
+        recognizer.finish()
+        let events = await collector.value
+        var lastVolatile: String?
+        var edits = 0, words = 0, volatileCount = 0
+        for event in events {
+            switch event {
+            case .volatile(let hypothesis):
+                lastVolatile = hypothesis.text
+                volatileCount += 1
+            case .final(let hypothesis):
+                let finalWords = hypothesis.text.split(separator: " ").count
+                if let volatile = lastVolatile {
+                    #expect(volatile.split(separator: " ").count <= finalWords + 3, "a loop? \(volatile)")
+                    let counts = scorer.score(reference: hypothesis.text, hypothesis: volatile, languageTag: "en").counts
+                    edits += counts.errorCount
+                    words += counts.referenceCount
+                }
+                lastVolatile = nil
+            default: break
+            }
+        }
+        print("fitted volatile windows: \(volatileCount) volatile results, last volatile vs final \(edits) edits in \(words) words")
+        #expect(volatileCount >= 10)
+        #expect(words >= 40)
+        // 2.8% on 131 s of read speech on 2026-12-03 (whole windows: 3.1%).
+        #expect(Double(edits) / Double(max(1, words)) <= 0.15, "\(edits) edits in \(words) final words")
+    }
+
     /// A speaker with a cold: the detector takes the breathy end of "…sounds a
     /// lot different" for silence, commits there, and hears the next onset
     /// only at "…corpus". The phrase between ("than the acoustic corpus") must

@@ -30,7 +30,8 @@ import Testing
                           ["a.wav", "--stream", "--realtime", "--fast"], ["a.wav", "--fast"],
                           ["a.wav", "--against", "whisper.cpp"], ["a.wav", "--against", "faster-whisper", "--stream"],
                           ["a.wav", "--stream", "--batch-size", "4"], ["a.wav", "--batch-size", "0"],
-                          ["a.wav", "--batch-size", "33"]] {
+                          ["a.wav", "--batch-size", "33"], ["a.wav", "--volatile-window", "whole"],
+                          ["a.wav", "--stream", "--volatile-window", "half"]] {
             #expect(throws: UsageError.self, "\(arguments)") { try command(arguments) }
         }
     }
@@ -39,7 +40,7 @@ import Testing
         StreamingBenchmark.Result(
             mode: "fast", audioSeconds: 700, speechOnsetSeconds: 0.5, firstVolatileAfterOnsetSeconds: nil,
             updateInterval: TimingSummary(runs: [1, 2]), finalAfterEndOfInputSeconds: 0.2, realTimeFactor: 0.15,
-            peakResidentMegabytes: 640, residentTimeline: timeline, volatileCount: 0, finalCount: 40,
+            cpuSecondsPerAudioMinute: 21.5, volatileVersusFinalWER: wer.map { $0 * 3 }, peakResidentMegabytes: 640, residentTimeline: timeline, volatileCount: 0, finalCount: 40,
             committedText: "a b", batchText: wer == nil ? nil : "a b", committedVersusBatchWER: wer)
     }
 
@@ -53,6 +54,8 @@ import Testing
         }
         let table = StreamingBenchmark.table(Self.result(timeline: timeline, wer: 0.01))
         #expect(table.contains("committed vs batch WER    1.00%\n"), "\(table)")
+        #expect(table.contains("CPU per audio minute      21.5 s\n"), "\(table)")
+        #expect(table.contains("last volatile vs final WER 3.00%\n"), "\(table)")
         #expect(table.contains("\nRSS timeline (every 0:05:00 of audio)\n"), "\(table)")
         #expect(table.contains("\n  0:11:40     105.0 s   521.0 MB   530.0 MB\n"), "\(table)")
         #expect(table.hasSuffix("RSS after the start: 520.0–521.0 MB (spread 1.0 MB)\n"), "\(table)")
@@ -61,6 +64,7 @@ import Testing
     @Test func streamingTableWithoutBatchOrTimeline() {
         let table = StreamingBenchmark.table(Self.result(timeline: nil, wer: nil))
         #expect(table.contains("committed vs batch WER    not measured (--no-batch)"), "\(table)")
+        #expect(table.contains("last volatile vs final WER n/a (no volatile before a final)"), "\(table)")
         #expect(!table.contains("RSS timeline"))
     }
 
