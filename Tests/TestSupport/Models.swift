@@ -15,6 +15,14 @@ public enum Models {
 
     private static let cache = Cache()
 
+    /// The volatile-results model the faces use (whisper-tiny.en, int8).
+    public static func volatileTranscriber() throws -> Transcriber {
+        guard let transcriber = ModelCache.shared.volatileTranscriber(language: "en") else {
+            throw EngineError(.modelNotFound, "whisper-tiny.en is not installed: speech assets install whisper-tiny.en")
+        }
+        return transcriber
+    }
+
     public static func transcriber(_ name: ModelName = .whisperBase) throws -> Transcriber {
         try cache.transcriber(name)
     }

@@ -5,8 +5,8 @@ internal import SpeechEngine
 /// over the shared, retained models.
 ///
 /// Finals come from whisper-base; volatile results come from whisper-tiny.en
-/// for English when it is installed (several times faster), else from
-/// whisper-base as well.
+/// in int8 for English when it is installed (`ModelCache.volatileTranscriber`),
+/// else from whisper-base as well.
 final class EngineBackend: RecognitionBackend {
     private let recognizer: StreamingRecognizer
     let updates: AsyncStream<SessionUpdate>
@@ -20,10 +20,7 @@ final class EngineBackend: RecognitionBackend {
                               "No installed model recognizes \(locale.identifier). Use one of SFSpeechRecognizer.supportedLocales().")
         }
         let accurate = try models.transcriber(.whisperBase)
-        var fast: Transcriber?
-        if options.transcription.language == "en", models.store.isInstalled(.whisperTinyEn) {
-            fast = try? models.transcriber(.whisperTinyEn)
-        }
+        let fast = models.volatileTranscriber(language: options.transcription.language)
         let recognizer = StreamingRecognizer(accurate: accurate, fast: fast, options: options)
         self.recognizer = recognizer
         updates = AsyncStream(bufferingPolicy: .unbounded) { continuation in

@@ -9,7 +9,11 @@ public final class ModelCache: @unchecked Sendable {
 
     public let store: AssetStore
     private let lock = NSLock()
-    private var transcribers: [ModelName: Transcriber] = [:]
+    private struct Key: Hashable {
+        var name: ModelName
+        var computeType: ComputeType
+    }
+    private var transcribers: [Key: Transcriber] = [:]
 
     public init(store: AssetStore) {
         self.store = store
@@ -17,20 +21,32 @@ public final class ModelCache: @unchecked Sendable {
 
     /// The transcriber for an installed model, loading it on first use.
     /// - Throws: `EngineError(.modelNotFound)` naming the install command.
-    public func transcriber(_ name: ModelName) throws -> Transcriber {
+    public func transcriber(_ name: ModelName, computeType: ComputeType = .default) throws -> Transcriber {
         lock.lock()
         defer { lock.unlock() }
-        if let loaded = transcribers[name] { return loaded }
-        let transcriber = try Transcriber(model: name, store: store)
-        transcribers[name] = transcriber
+        let key = Key(name: name, computeType: computeType)
+        if let loaded = transcribers[key] { return loaded }
+        let transcriber = Transcriber(model: try WhisperModel(name, store: store, computeType: computeType))
+        transcribers[key] = transcriber
         return transcriber
     }
 
-    /// Whether a model is loaded now.
+    /// The model for a stream's volatile results in `language`, or nil when
+    /// the stream's own model should give them: whisper-tiny.en with int8
+    /// weights for English when it is installed. Volatile text is replaced
+    /// within a second, so it is decoded for speed: a volatile pass over
+    /// 10 s of speech took 0.19 s this way against 0.49 s in float32 and
+    /// about 1.5 s from whisper-base (Benchmarks/RESULTS.md).
+    public func volatileTranscriber(language: String?) -> Transcriber? {
+        guard language == "en", store.isInstalled(.whisperTinyEn) else { return nil }
+        return try? transcriber(.whisperTinyEn, computeType: .int8)
+    }
+
+    /// Whether a model is loaded now, in any compute type.
     public func isLoaded(_ name: ModelName) -> Bool {
         lock.lock()
         defer { lock.unlock() }
-        return transcribers[name] != nil
+        return transcribers.keys.contains { $0.name == name }
     }
 
     /// Drops loaded models (they are freed when no recognizer uses them).

@@ -48,7 +48,7 @@ struct BenchCommand: SpeechCommand {
         the process's CPU seconds per audio minute, the WER of the last volatile
         result before each final against that final, and the WER of the
         committed transcript against the batch transcript.
-        Volatile results come from whisper-tiny.en for English when installed.
+        Volatile results come from whisper-tiny.en (int8) for English when installed.
         It also prints an RSS timeline: resident memory at the start, every
         --rss-every seconds of audio processed and at the end of the stream
         (before the batch pass), so a long stream shows whether memory stays
@@ -166,8 +166,7 @@ struct BenchCommand: SpeechCommand {
         var options = decoding.streamingOptions()
         if options.transcription.language == nil { options.transcription.language = "en" }
         options.fitsVolatileWindowToAudio = fitsVolatileWindowToAudio
-        let fast = options.transcription.language == "en" && AssetStore.default.isInstalled(.whisperTinyEn)
-            ? try ModelCache.shared.transcriber(.whisperTinyEn) : nil
+        let fast = ModelCache.shared.volatileTranscriber(language: options.transcription.language)
         let samples = try AudioDecoder.decode(contentsOf: URL(fileURLWithPath: file))
         let benchmark = StreamingBenchmark(samples: samples, realtime: realtime, options: options,
                                            accurate: accurate, fast: fast,

@@ -134,10 +134,10 @@ struct EvalCommand: SpeechCommand {
         let clock = ContinuousClock()
         let start = clock.now
         let accurate = try model.loadTranscriber(computeType: computeType)
-        let fast = AssetStore.default.isInstalled(.whisperTinyEn) ? try ModelCache.shared.transcriber(.whisperTinyEn) : nil
+        let fast = ModelCache.shared.volatileTranscriber(language: "en")
         let loadSeconds = (clock.now - start).seconds
         console.log(String(format: "Loaded %@%@ in %.2f s; streaming %d clips.", model.description,
-                           fast == nil ? "" : " and whisper-tiny.en", loadSeconds, entries.count))
+                           fast == nil ? "" : " and whisper-tiny.en (int8)", loadSeconds, entries.count))
         let evaluation = StreamingEvaluation(accurate: accurate, fastEnglish: fast, decoding: decoding)
         let output = try hypothesesPath.map { try HypothesisWriter(path: $0) }
         var results: [StreamingEvaluation.ClipResult] = []

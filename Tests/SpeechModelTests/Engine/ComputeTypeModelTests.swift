@@ -31,4 +31,20 @@ struct ComputeTypeModelTests {
         #expect(int8Rate <= float32Rate + 0.02, "int8 WER \(int8Rate), float32 \(float32Rate)")
         #expect(float32Rate < 0.10, "float32 WER \(float32Rate)")
     }
+
+    /// Streams get their volatile results from whisper-tiny.en in int8 for
+    /// English only, loaded once; a float32 load of the same model is another entry.
+    @Test func volatileResultsComeFromTinyInInt8ForEnglish() throws {
+        let cache = ModelCache(store: .default)
+        let volatile = try #require(cache.volatileTranscriber(language: "en"))
+        #expect(volatile.model.computeType == .int8)
+        #expect(volatile.model.dimensions.width == 384, "whisper-tiny.en")
+        #expect(cache.volatileTranscriber(language: "en") === volatile)
+        #expect(cache.volatileTranscriber(language: "de") == nil)
+        #expect(cache.volatileTranscriber(language: nil) == nil)
+        let float32 = try cache.transcriber(.whisperTinyEn)
+        #expect(float32 !== volatile && float32.model.computeType == .float32)
+        #expect(cache.isLoaded(.whisperTinyEn))
+    }
 }
+

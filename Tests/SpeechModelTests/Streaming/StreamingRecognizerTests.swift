@@ -13,7 +13,7 @@ struct StreamingRecognizerModelTests {
     static func stream(_ samples: [Float], chunk: Int = 1_600, options: StreamingOptions = englishOptions,
                        cancelAfterFirstResult: Bool = false) async throws -> [StreamingEvent] {
         let recognizer = StreamingRecognizer(accurate: try Models.transcriber(.whisperBase),
-                                             fast: try Models.transcriber(.whisperTinyEn), options: options)
+                                             fast: try Models.volatileTranscriber(), options: options)
         var start = 0
         while start < samples.count {
             recognizer.append(Array(samples[start..<min(samples.count, start + chunk)]))
@@ -94,7 +94,7 @@ struct StreamingRecognizerModelTests {
     @Test func finishingDuringAVolatilePassKeepsEveryWord() async throws {
         let samples = try AudioDecoder.decode(contentsOf: Fixtures.corpusClip("audio/jfk/jfk_openai_whisper.wav"))
         let recognizer = StreamingRecognizer(accurate: try Models.transcriber(.whisperBase),
-                                             fast: try Models.transcriber(.whisperTinyEn), options: Self.englishOptions)
+                                             fast: try Models.volatileTranscriber(), options: Self.englishOptions)
         let collector = Task {
             var events: [StreamingEvent] = []
             for await event in recognizer.events { events.append(event) }
@@ -123,7 +123,7 @@ struct StreamingRecognizerModelTests {
         let samples = try Self.samples("audio/librispeech-dev-clean/2412-153948-0000.wav")
             + SyntheticAudio.silence(seconds: 2.5) + Self.samples("audio/jfk/jfk_openai_whisper.wav")
         let recognizer = StreamingRecognizer(accurate: try Models.transcriber(.whisperBase),
-                                             fast: try Models.transcriber(.whisperTinyEn), options: Self.englishOptions)
+                                             fast: try Models.volatileTranscriber(), options: Self.englishOptions)
         let collector = Task {
             var events: [StreamingEvent] = []
             for await event in recognizer.events { events.append(event) }
@@ -202,7 +202,7 @@ struct StreamingRecognizerModelTests {
         }
         func stream(committingEachMinute: Bool) async throws -> [StreamingEvent] {
             let recognizer = StreamingRecognizer(accurate: try Models.transcriber(.whisperBase),
-                                                 fast: try Models.transcriber(.whisperTinyEn),
+                                                 fast: try Models.volatileTranscriber(),
                                                  options: Self.englishOptions)
             for start in stride(from: 0, to: audio.count, by: 1_600) {
                 recognizer.append(Array(audio[start..<min(audio.count, start + 1_600)]))
