@@ -28,6 +28,9 @@ struct ProcessSample: Sendable {
     let openFileCount: Int
     /// Results the face had delivered when the sample was taken.
     let resultCount: Int
+    /// CPU seconds the process has used (user plus system, every thread):
+    /// against audio time it says whether the face keeps up with live audio.
+    let cpuSeconds: Double
 
     /// Reads /proc/self now. Fields /proc does not provide read as -1.
     static func take(audioSeconds: Double, wallSeconds: Double, resultCount: Int) -> ProcessSample {
@@ -43,20 +46,25 @@ struct ProcessSample: Sendable {
         let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count).map { $0 - 1 } ?? -1
         let heap = mallinfo2()
         let mebibyte = 1024.0 * 1024.0
+        var usage = rusage()
+        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+        let cpu = Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
+            + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1_000_000
         return ProcessSample(audioSeconds: audioSeconds, wallSeconds: wallSeconds,
                              residentMiB: field("VmRSS") / 1024, peakResidentMiB: field("VmHWM") / 1024,
                              liveHeapMiB: Double(heap.uordblks + heap.hblkhd) / mebibyte,
                              heldFreeMiB: Double(heap.fordblks) / mebibyte,
-                             threadCount: Int(field("Threads")), openFileCount: descriptors, resultCount: resultCount)
+                             threadCount: Int(field("Threads")), openFileCount: descriptors, resultCount: resultCount,
+                             cpuSeconds: cpu)
     }
 
     /// The table's header, tab-separated (the same columns as `row`).
-    static let header = "audio_min\twall_s\trss_mib\tpeak_mib\tlive_heap_mib\theld_free_mib\tthreads\tfds\tresults"
+    static let header = "audio_min\twall_s\trss_mib\tpeak_mib\tlive_heap_mib\theld_free_mib\tthreads\tfds\tresults\tcpu_s"
 
     /// This sample as one tab-separated row.
     var row: String {
-        String(format: "%.1f\t%.0f\t%.1f\t%.1f\t%.1f\t%.1f\t%d\t%d\t%d", audioSeconds / 60, wallSeconds, residentMiB,
-               peakResidentMiB, liveHeapMiB, heldFreeMiB, threadCount, openFileCount, resultCount)
+        String(format: "%.1f\t%.0f\t%.1f\t%.1f\t%.1f\t%.1f\t%d\t%d\t%d\t%.0f", audioSeconds / 60, wallSeconds, residentMiB,
+               peakResidentMiB, liveHeapMiB, heldFreeMiB, threadCount, openFileCount, resultCount, cpuSeconds)
     }
 }
 
@@ -76,12 +84,18 @@ struct SoakReport: Sendable {
         return value(samples[samples.count - 1]) - value(samples[1])
     }
 
+    /// CPU seconds per minute of audio over the whole soak.
+    var cpuPerAudioMinute: Double {
+        guard let last = samples.last, last.audioSeconds > 0 else { return 0 }
+        return last.cpuSeconds / last.audioSeconds * 60
+    }
+
     /// The report printed at the end: the table, then one summary line.
     var text: String {
         var lines = [ProcessSample.header] + samples.map(\.row)
-        lines.append(String(format: "SUMMARY face=%@ words=%d speed=%.2fx waited_s=%.0f rss_growth_mib=%.1f live_heap_growth_mib=%.1f threads_growth=%.0f fds_growth=%.0f",
+        lines.append(String(format: "SUMMARY face=%@ words=%d speed=%.2fx waited_s=%.0f rss_growth_mib=%.1f live_heap_growth_mib=%.1f threads_growth=%.0f fds_growth=%.0f cpu_s_per_audio_min=%.1f",
                             face, words, effectiveSpeed, waitedSeconds, growth(\.residentMiB), growth(\.liveHeapMiB), growth { Double($0.threadCount) },
-                            growth { Double($0.openFileCount) }))
+                            growth { Double($0.openFileCount) }, cpuPerAudioMinute))
         return lines.joined(separator: "\n")
     }
 }
