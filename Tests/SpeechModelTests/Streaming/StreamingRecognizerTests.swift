@@ -28,6 +28,24 @@ struct StreamingRecognizerModelTests {
         return events
     }
 
+    /// Feeds `samples` in 0.25 s chunks, each once the worker has taken
+    /// the last (so every volatile pass runs), then `finish()` at once.
+    static func streamAtWorkerPace(_ samples: [Float]) async throws -> [StreamingEvent] {
+        let recognizer = StreamingRecognizer(accurate: try Models.transcriber(.whisperBase),
+                                             fast: try Models.volatileTranscriber(), options: englishOptions)
+        let collector = Task {
+            var events: [StreamingEvent] = []
+            for await event in recognizer.events { events.append(event) }
+            return events
+        }
+        for start in stride(from: 0, to: samples.count, by: 4_000) {
+            recognizer.append(Array(samples[start..<min(samples.count, start + 4_000)]))
+            while recognizer.pendingSampleCount > 0 { try await Task.sleep(for: .milliseconds(5)) }
+        }
+        recognizer.finish()
+        return await collector.value
+    }
+
     static var englishOptions: StreamingOptions {
         var options = StreamingOptions()
         options.transcription.language = "en"
@@ -92,22 +110,7 @@ struct StreamingRecognizerModelTests {
     /// run, and `finish()` right after the last chunk, while one may still be
     /// running: it is stopped, and the committed text keeps every word.
     @Test func finishingDuringAVolatilePassKeepsEveryWord() async throws {
-        let samples = try AudioDecoder.decode(contentsOf: Fixtures.corpusClip("audio/jfk/jfk_openai_whisper.wav"))
-        let recognizer = StreamingRecognizer(accurate: try Models.transcriber(.whisperBase),
-                                             fast: try Models.volatileTranscriber(), options: Self.englishOptions)
-        let collector = Task {
-            var events: [StreamingEvent] = []
-            for await event in recognizer.events { events.append(event) }
-            return events
-        }
-        var start = 0
-        while start < samples.count {
-            recognizer.append(Array(samples[start..<min(samples.count, start + 4_000)]))
-            start += 4_000
-            while recognizer.pendingSampleCount > 0 { try await Task.sleep(for: .milliseconds(5)) }
-        }
-        recognizer.finish()
-        let events = await collector.value
+        let events = try await Self.streamAtWorkerPace(try Self.samples("audio/jfk/jfk_openai_whisper.wav"))
         #expect(events.filter { if case .volatile = $0 { true } else { false } }.count >= 2)
         #expect(!events.contains { if case .failed = $0 { true } else { false } })
         guard case .finished = events.last else { Issue.record("the stream did not finish"); return }
@@ -122,19 +125,7 @@ struct StreamingRecognizerModelTests {
     @Test func fittedVolatileWindowsStayCloseToTheFinals() async throws {
         let samples = try Self.samples("audio/librispeech-dev-clean/2412-153948-0000.wav")
             + SyntheticAudio.silence(seconds: 2.5) + Self.samples("audio/jfk/jfk_openai_whisper.wav")
-        let recognizer = StreamingRecognizer(accurate: try Models.transcriber(.whisperBase),
-                                             fast: try Models.volatileTranscriber(), options: Self.englishOptions)
-        let collector = Task {
-            var events: [StreamingEvent] = []
-            for await event in recognizer.events { events.append(event) }
-            return events
-        }
-        for start in stride(from: 0, to: samples.count, by: 4_000) {
-            recognizer.append(Array(samples[start..<min(samples.count, start + 4_000)]))
-            while recognizer.pendingSampleCount > 0 { try await Task.sleep(for: .milliseconds(5)) }
-        }
-        recognizer.finish()
-        let events = await collector.value
+        let events = try await Self.streamAtWorkerPace(samples)
         var lastVolatile: String?
         var edits = 0, words = 0, volatileCount = 0
         for event in events {
