@@ -10,8 +10,10 @@ import Foundation
 /// the accurate model at an endpoint (silence after speech, end of input);
 /// a buffer that grows past `bufferLimitSeconds` commits all but its last
 /// segment and keeps that segment's audio, so no word is cut at a seam.
-/// Every pass encodes one fixed 30 s window: work per pass does not grow
-/// with utterance length, and the buffer never exceeds one window.
+/// A commit encodes one whole 30 s window, so work per commit does not grow
+/// with utterance length, and the buffer never exceeds one window; a
+/// volatile pass encodes only the buffer plus 5.12 s (a fitted window, see
+/// `StreamingOptions.fitsVolatileWindowToAudio`), since its text is replaced.
 ///
 /// The verbs the faces need beside audio:
 /// - `commit(throughSample:)` finalizes the words before a stream time and
