@@ -47,4 +47,12 @@ struct TranscriberTests {
             #expect(frames % 2 == 0 && frames >= min(3_000, content + TranscriptionOptions.fittedWindowMarginFrames))
         }
     }
+
+    @Test("A fitted window samples at most 16 + 8 tokens per second of window; a whole one half the text context")
+    func fittedWindowSampleLimit() {
+        #expect(TranscriptionSession.sampleLimit(textContext: 448, fittedPositions: nil) == 224)
+        #expect(TranscriptionSession.sampleLimit(textContext: 448, fittedPositions: 300) == 64)    // a 6 s window
+        #expect(TranscriptionSession.sampleLimit(textContext: 448, fittedPositions: 1_500) == 224) // 30 s: Whisper's cap
+    }
 }
+

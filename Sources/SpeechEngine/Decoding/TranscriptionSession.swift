@@ -264,6 +264,15 @@ struct TranscriptionSession {
                         maximumCount: model.dimensions.textContext / 2 - 1)
     }
 
+    /// Tokens one window may sample: half the text context, as Whisper
+    /// caps it; a fitted window of `fittedPositions` encoder positions that
+    /// loops anyway stops at about 8 tokens per second of window (speech
+    /// runs at 3 to 5, timestamps included) plus 16.
+    static func sampleLimit(textContext: Int, fittedPositions: Int?) -> Int {
+        guard let positions = fittedPositions else { return textContext / 2 }
+        return min(textContext / 2, 16 + positions * 8 / 50)
+    }
+
     /// The decoding loop of one window: prompt, Whisper's suppression and timestamp rules, phrase bias.
     func decodingLoop(cross: CrossAttentionCache, startOfTranscript: [Int], context: [Int]) -> DecodingLoop {
         let special = model.tokenizer.specialTokens
@@ -277,12 +286,8 @@ struct TranscriptionSession {
                            special.startOfLanguageModel, special.noSpeech])]
         if let phraseTable { filters.append(LogitFilters.phraseBias(phraseTable, boost: Float(options.phraseBoost))) }
         if !options.withoutTimestamps { filters.append(LogitFilters.timestampRules(special)) }
-        // A fitted window that loops anyway stops at about 8 tokens per
-        // second of window (speech runs at 3 to 5, timestamps included),
-        // not at half the text context.
-        let sampleLimit = options.fitsEncoderWindowToAudio
-            ? min(model.dimensions.textContext / 2, 16 + cross.positionCount * 8 / 50)
-            : model.dimensions.textContext / 2
+        let sampleLimit = Self.sampleLimit(textContext: model.dimensions.textContext,
+                                           fittedPositions: options.fitsEncoderWindowToAudio ? cross.positionCount : nil)
         var loop = DecodingLoop(model: model, cross: cross, prompt: prompt,
                                 startOfTranscriptIndex: prompt.count - startOfTranscript.count - (options.withoutTimestamps ? 1 : 0),
                                 filters: filters, beamSize: options.beamSize, bestOf: options.bestOf,
