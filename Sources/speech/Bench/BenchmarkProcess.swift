@@ -30,6 +30,8 @@ struct BenchmarkProcess: Sendable {
         let output = Pipe()
         process.standardOutput = output
         process.standardInput = FileHandle.nullDevice
+        RunningChild.shared.adopt(process)
+        defer { RunningChild.shared.release(process) }
         do {
             try process.run()
         } catch {
@@ -38,6 +40,7 @@ struct BenchmarkProcess: Sendable {
         // Read before waiting: a full pipe would block the child.
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
+        RunningChild.shared.waitIfStopping()
         guard process.terminationStatus == 0 else {
             throw BenchmarkError("'\(command.joined(separator: " "))' exited with status \(process.terminationStatus); its messages are above.")
         }
@@ -46,6 +49,62 @@ struct BenchmarkProcess: Sendable {
         } catch {
             throw BenchmarkError("'\(command.joined(separator: " "))' printed no benchmark report (\(error)).")
         }
+    }
+}
+
+/// The benchmark run in progress, stopped with `speech` itself: a run left
+/// going after Ctrl-C, a CI job's timeout (SIGTERM) or a closed terminal
+/// would hold a core for minutes and skew whatever is measured next.
+final class RunningChild: @unchecked Sendable {
+    static let shared = RunningChild()
+    static let signals: [Int32] = [SIGINT, SIGTERM, SIGHUP]
+
+    // `process` and `stopping` are guarded by `lock`; `sources` is written once, in init.
+    private let lock = NSLock()
+    private var process: Process?
+    private var stopping = false
+    private var sources: [any DispatchSourceSignal] = []
+
+    private init() {
+        for number in Self.signals {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { [weak self] in self?.stop(forwarding: number) }
+            source.resume()
+            sources.append(source)
+        }
+    }
+
+    func adopt(_ process: Process) {
+        lock.withLock { self.process = process }
+    }
+
+    func release(_ process: Process) {
+        lock.withLock { if self.process === process { self.process = nil } }
+    }
+
+    /// A run that ended because `speech` is stopping is not a failed run:
+    /// wait here for the signal handler to end the process.
+    func waitIfStopping() {
+        guard lock.withLock({ stopping }) else { return }
+        while true { pause() }
+    }
+
+    /// Ends the child, then this process with status 128 + the signal's
+    /// number, as a shell reports a process the signal ended (re-raising it
+    /// from a dispatch thread, where signals are blocked, would not end it).
+    private func stop(forwarding number: Int32) {
+        let child = lock.withLock {
+            stopping = true
+            return process
+        }
+        if let child, child.isRunning {
+            kill(child.processIdentifier, SIGTERM)
+            // A child that ignores SIGTERM gets SIGKILL after 5 s.
+            for _ in 0..<50 where child.isRunning { usleep(100_000) }
+            if child.isRunning { kill(child.processIdentifier, SIGKILL) }
+        }
+        exit(128 + number)
     }
 }
 
