@@ -13,7 +13,11 @@ import Foundation
 /// A commit encodes one whole 30 s window, so work per commit does not grow
 /// with utterance length, and the buffer never exceeds one window; a
 /// volatile pass encodes only the buffer plus 5.12 s (a fitted window, see
-/// `StreamingOptions.fitsVolatileWindowToAudio`), since its text is replaced.
+/// `StreamingOptions.fitsVolatileWindowToAudio`), since its text is replaced,
+/// and runs only when speech was heard since the last one. When the speaker
+/// pauses, the accurate pass runs at once (`decodesFinalAtPause`): if the
+/// utterance ends there, its result is the final, so the final is ready
+/// when the endpoint or the end of input comes instead of decoded after it.
 ///
 /// The verbs the faces need beside audio:
 /// - `commit(throughSample:)` finalizes the words before a stream time and
@@ -56,6 +60,10 @@ struct StreamingPipeline {
     /// The longest gap heard as silence; a longer one ends the utterance and
     /// stream time jumps over it.
     var longestSilentGapSeconds = 2.0
+    /// Trailing non-speech after which the accurate pass decodes the pending
+    /// utterance ahead of its endpoint (`StreamingOptions.decodesFinalAtPause`).
+    /// Above the detector's 0.3 s hangover; below the 0.8 s endpoint.
+    var pauseSecondsBeforeFinalPass = 0.5
     /// While no speech is pending, `.committed` advances in steps of this much.
     var silentCommitStepSeconds = 1.0
     /// Committed text carried into the next pass's prompt (Whisper's
@@ -89,6 +97,10 @@ struct StreamingPipeline {
     private let cancellation: Interruption?
     /// A volatile result was reported for the audio not yet committed.
     private var reportedVolatileSinceCommit = false
+    /// The accurate pass over `buffer[0..<sampleCount]`, decoded at a pause
+    /// with the options and context a commit would use; valid while no
+    /// speech started since and nothing was committed.
+    private var finalAtPause: (sampleCount: Int, transcript: Transcript)?
 
     init(accurate: @escaping Decode, fast: @escaping Decode, options: StreamingOptions,
          volatileInterruption: Interruption? = nil, cancellation: Interruption? = nil,
@@ -287,8 +299,12 @@ struct StreamingPipeline {
                 try commit(all: true)
             } else if seconds(buffer.count) >= bufferLimitSeconds {
                 try commit(all: false)
+            } else if options.decodesFinalAtPause && mayRunVolatile && finalAtPause == nil
+                        && silence >= pauseSecondsBeforeFinalPass {
+                try decodeFinalAtPause()
             } else if options.reportsVolatileResults && mayRunVolatile
-                        && seconds(totalSamples - samplesAtLastVolatile) >= options.volatileIntervalSeconds {
+                        && seconds(totalSamples - samplesAtLastVolatile) >= options.volatileIntervalSeconds
+                        && heardSpeechSinceLastVolatilePass {
                 samplesAtLastVolatile = totalSamples
                 if let hypothesis = try volatileHypothesis() {
                     emit(.volatile(hypothesis))
@@ -299,10 +315,34 @@ struct StreamingPipeline {
         emit(.progress(processedSeconds: seconds(totalSamples)))
     }
 
+    /// Whether the detector heard speech after the last volatile pass began:
+    /// a pass over the same speech plus silence would give the same text.
+    private var heardSpeechSinceLastVolatilePass: Bool {
+        detector.isSpeechActive
+            || detector.trailingNonSpeechSeconds < seconds(totalSamples - samplesAtLastVolatile)
+    }
+
+    /// The accurate pass over the pending utterance at a pause, kept for
+    /// the commit that ends it (and shown as its volatile text). It is not
+    /// interrupted when the input closes: the final pass would redo it.
+    private mutating func decodeFinalAtPause() throws {
+        let transcript = try accurate(buffer, conditioned(commitOptions()), nil, nil)
+        finalAtPause = (buffer.count, transcript)
+        samplesAtLastVolatile = totalSamples
+        guard options.reportsVolatileResults,
+              let hypothesis = Self.hypothesis(of: transcript.segments, offset: seconds(bufferStart),
+                                               from: committedEndSeconds, to: seconds(bufferStart + buffer.count),
+                                               alternatives: []) else { return }
+        emit(.volatile(hypothesis))
+        reportedVolatileSinceCommit = true
+    }
+
     private mutating func detectorEvents(_ detected: [SpeechActivityDetector.Event]) {
         for event in detected {
             switch event {
             case .speechStarted(let index):
+                // The speaker went on: the pass at the pause decoded too little.
+                finalAtPause = nil
                 // The first volatile pass comes `firstVolatileDelaySeconds` after onset, then one per interval.
                 if !bufferHasSpeech {
                     let early = max(0, options.volatileIntervalSeconds - firstVolatileDelaySeconds)
@@ -334,7 +374,13 @@ struct StreamingPipeline {
     /// it, or all but the last segment, keeping that segment's audio.
     private mutating func commit(all: Bool) throws {
         guard bufferHasSpeech, !buffer.isEmpty else { return }
-        let transcript = try accurate(buffer, conditioned(commitOptions()), nil, nil)
+        // Only silence came after a pass at a pause: it decoded this utterance already.
+        let transcript: Transcript
+        if all, let decoded = finalAtPause, decoded.sampleCount <= buffer.count {
+            transcript = decoded.transcript
+        } else {
+            transcript = try accurate(buffer, conditioned(commitOptions()), nil, nil)
+        }
         var segments = transcript.segments
         var keepFromSample = buffer.count
         if !all, segments.count > 1, let last = segments.last {
@@ -373,6 +419,7 @@ struct StreamingPipeline {
         bufferStart += count
         samplesAtLastVolatile = totalSamples
         reportedVolatileSinceCommit = false
+        finalAtPause = nil
         advanceWatermark(to: rangeEnd, force: true)
     }
 
@@ -384,6 +431,7 @@ struct StreamingPipeline {
         buffer = []
         bufferStart = totalSamples
         bufferHasSpeech = false
+        finalAtPause = nil
         detectorOrigin += sampleCount
         advanceWatermark(to: seconds(totalSamples), force: true)
     }

@@ -24,6 +24,13 @@ public struct StreamingOptions: Sendable, Hashable {
     /// volatile accuracy (Benchmarks/RESULTS.md). Final results always
     /// come from whole windows.
     public var fitsVolatileWindowToAudio = true
+    /// When the speaker pauses, decode the pending utterance with the
+    /// accurate model at once and keep the result: if the utterance ends
+    /// there (an endpoint, the end of input), that result is the final, so
+    /// the final does not wait for a decode after the input ends. If speech
+    /// resumes, the result is dropped. With volatile results on, it is
+    /// also reported as the volatile text of the pause.
+    public var decodesFinalAtPause = true
 
     public init(transcription: TranscriptionOptions = TranscriptionOptions()) {
         self.transcription = transcription

@@ -212,4 +212,83 @@ struct StreamingPipelineTests {
         #expect(!calls.accurate.isEmpty)
         #expect(!calls.accurate.contains(true))
     }
+
+    /// Counts the passes of each model on a pipeline fed `live` block by block, then finished.
+    private final class PassLog: @unchecked Sendable {
+        var accurate = 0, accurateAfterEndOfInput = 0, fast: [Int] = [], events: [StreamingEvent] = []
+        var inputEnded = false
+    }
+
+    private static func passes(over live: [Float], options: StreamingOptions) throws -> PassLog {
+        let log = PassLog()
+        var pipeline = StreamingPipeline(
+            accurate: { samples, transcription, interruption, onWindow in
+                log.accurate += 1
+                if log.inputEnded { log.accurateAfterEndOfInput += 1 }
+                return Self.decode(samples, transcription, interruption, onWindow)
+            },
+            fast: { samples, transcription, interruption, onWindow in
+                log.fast.append(samples.count)
+                return Self.decode(samples, transcription, interruption, onWindow)
+            },
+            options: options) { log.events.append($0) }
+        var fed = 0
+        while fed < live.count {
+            let end = min(live.count, fed + StreamingPipeline.blockSampleCount)
+            try pipeline.consume(Array(live[fed..<end]))
+            fed = end
+        }
+        log.inputEnded = true
+        try pipeline.finish()
+        return log
+    }
+
+    /// A pause decodes the utterance once with the accurate model; when the
+    /// input ends in that pause, that pass is the final (no second decode
+    /// after the end of input), and the volatile text shown during the pause
+    /// is already the final's.
+    @Test func aPauseAtTheEndDecodesTheFinalOnce() throws {
+        let live = Self.silence(seconds: 0.5) + Self.voiced(seconds: 4) + Self.silence(seconds: 1)
+        let log = try Self.passes(over: live, options: StreamingOptions())
+        #expect(log.accurate == 1)
+        #expect(log.accurateAfterEndOfInput == 0, "the final was decoded during the pause")
+        let finals = Self.finals(log.events)
+        #expect(finals.count == 1)
+        #expect(finals.flatMap(\.words).count == Self.batchWordCount(live))
+        let lastVolatile = log.events.last { if case .volatile = $0 { true } else { false } }
+        guard case .volatile(let shown)? = lastVolatile else { Issue.record("no volatile result"); return }
+        #expect(shown.text == finals.first?.text)
+
+        var without = StreamingOptions()
+        without.decodesFinalAtPause = false
+        let plain = try Self.passes(over: live, options: without)
+        #expect(plain.accurate == 1)
+        #expect(plain.accurateAfterEndOfInput == 1)
+        #expect(Self.finals(plain.events).map(\.text) == finals.map(\.text), "the same final either way")
+    }
+
+    /// Speech after the pause makes the pass there moot: the final decodes
+    /// the whole utterance, and no word of either part is lost.
+    @Test func speechAfterAPauseDecodesTheUtteranceAgain() throws {
+        let live = Self.silence(seconds: 0.5) + Self.voiced(seconds: 3) + Self.silence(seconds: 0.9)
+            + Self.voiced(seconds: 2) + Self.silence(seconds: 1)
+        let log = try Self.passes(over: live, options: StreamingOptions())
+        #expect(log.accurate == 2, "one pass at each pause; the first was dropped when speech resumed")
+        let finals = Self.finals(log.events)
+        #expect(finals.count == 1, "a short utterance goes on across a pause under the endpoint")
+        #expect(finals.flatMap(\.words).count == Self.batchWordCount(live))
+        Self.expectInvariants(log.events)
+    }
+
+    /// While nothing is said, another volatile pass would decode the same
+    /// speech plus silence: at most one pass runs after the speech ends.
+    @Test func volatilePassesStopWhileNothingIsSaid() throws {
+        var options = StreamingOptions()
+        options.decodesFinalAtPause = false
+        let speech = Self.silence(seconds: 0.5) + Self.voiced(seconds: 2)
+        let log = try Self.passes(over: speech + Self.silence(seconds: 1.9), options: options)
+        let afterSpeech = log.fast.filter { $0 > speech.count - Int(0.6 * Self.rate) }
+        #expect(log.fast.count >= 3, "passes run while speech goes on")
+        #expect(afterSpeech.count <= 1, "passes over the silence: \(afterSpeech)")
+    }
 }

@@ -16,6 +16,8 @@ import Testing
         #expect(!command.realtime)
         #expect(command.residentSampleIntervalSeconds == 300)
         #expect(command.comparesWithBatch)
+        #expect(command.decodesFinalAtPause)
+        #expect(try !self.command(["a.wav", "--stream", "--no-final-at-pause"]).decodesFinalAtPause)
     }
 
     @Test func rssIntervalAndNoBatch() throws {
@@ -30,7 +32,7 @@ import Testing
                           ["a.wav", "--stream", "--realtime", "--fast"], ["a.wav", "--fast"],
                           ["a.wav", "--against", "whisper.cpp"], ["a.wav", "--against", "faster-whisper", "--stream"],
                           ["a.wav", "--stream", "--batch-size", "4"], ["a.wav", "--batch-size", "0"],
-                          ["a.wav", "--batch-size", "33"], ["a.wav", "--volatile-window", "whole"],
+                          ["a.wav", "--batch-size", "33"], ["a.wav", "--volatile-window", "whole"], ["a.wav", "--no-final-at-pause"],
                           ["a.wav", "--stream", "--volatile-window", "half"]] {
             #expect(throws: UsageError.self, "\(arguments)") { try command(arguments) }
         }
