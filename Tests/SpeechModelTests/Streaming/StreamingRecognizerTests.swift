@@ -30,9 +30,10 @@ struct StreamingRecognizerModelTests {
 
     /// Feeds `samples` in 0.25 s chunks, each once the worker has taken
     /// the last (so every volatile pass runs), then `finish()` at once.
-    static func streamAtWorkerPace(_ samples: [Float]) async throws -> [StreamingEvent] {
+    static func streamAtWorkerPace(_ samples: [Float], options: StreamingOptions = englishOptions) async throws
+        -> [StreamingEvent] {
         let recognizer = StreamingRecognizer(accurate: try Models.transcriber(.whisperBase),
-                                             fast: try Models.volatileTranscriber(), options: englishOptions)
+                                             fast: try Models.volatileTranscriber(), options: options)
         let collector = Task {
             var events: [StreamingEvent] = []
             for await event in recognizer.events { events.append(event) }
@@ -150,6 +151,25 @@ struct StreamingRecognizerModelTests {
         #expect(words >= 40)
         // 2.8% on 131 s of read speech on 2026-12-03 (whole windows: 3.1%).
         #expect(Double(edits) / Double(max(1, words)) <= 0.15, "\(edits) edits in \(words) final words")
+    }
+
+    /// The input ends in a pause (the app's stop after the speaker stopped):
+    /// the accurate pass made at the pause is the final, so the volatile text
+    /// shown during the pause is already the final's, and it is the final the
+    /// end of input would have decoded.
+    @Test func theFinalDecodedAtAPauseIsTheFinalOfTheEnd() async throws {
+        let samples = try Self.samples("audio/jfk/jfk_openai_whisper.wav") + SyntheticAudio.silence(seconds: 1.2)
+        let atPause = try await Self.streamAtWorkerPace(samples)
+        var without = Self.englishOptions
+        without.decodesFinalAtPause = false
+        let atEnd = try await Self.streamAtWorkerPace(samples, options: without)
+        let finals = Self.finals(atPause)
+        try #require(finals.count == 1)
+        #expect(Self.committedText(atPause) == Self.committedText(atEnd))
+        let shown = atPause.compactMap { if case .volatile(let h) = $0 { h.text } else { nil } }.last
+        #expect(shown == finals[0].text, "the pause's volatile text is the final's")
+        #expect(scorer.score(reference: TranscriberModelTests.jfkText, hypothesis: finals[0].text, languageTag: "en")
+                    .counts.errorCount == 0)
     }
 
     /// A speaker with a cold: the detector takes the breathy end of "…sounds a
