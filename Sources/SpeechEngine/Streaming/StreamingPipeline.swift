@@ -64,6 +64,10 @@ struct StreamingPipeline {
     /// utterance ahead of its endpoint (`StreamingOptions.decodesFinalAtPause`).
     /// Above the detector's 0.3 s hangover; below the 0.8 s endpoint.
     var pauseSecondsBeforeFinalPass = 0.5
+    /// The same for a buffer under `shortUtteranceSeconds`, whose endpoint
+    /// waits `longSilenceSeconds`: speakers often go on after a second's
+    /// pause, and each time they do, the pass made at the pause is wasted.
+    var pauseSecondsBeforeFinalPassOfShortUtterance = 1.0
     /// While no speech is pending, `.committed` advances in steps of this much.
     var silentCommitStepSeconds = 1.0
     /// Committed text carried into the next pass's prompt (Whisper's
@@ -300,7 +304,8 @@ struct StreamingPipeline {
             } else if seconds(buffer.count) >= bufferLimitSeconds {
                 try commit(all: false)
             } else if options.decodesFinalAtPause && mayRunVolatile && finalAtPause == nil
-                        && silence >= pauseSecondsBeforeFinalPass {
+                        && silence >= (seconds(buffer.count) >= shortUtteranceSeconds
+                                       ? pauseSecondsBeforeFinalPass : pauseSecondsBeforeFinalPassOfShortUtterance) {
                 try decodeFinalAtPause()
             } else if options.reportsVolatileResults && mayRunVolatile
                         && seconds(totalSamples - samplesAtLastVolatile) >= options.volatileIntervalSeconds

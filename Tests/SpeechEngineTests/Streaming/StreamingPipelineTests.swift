@@ -248,7 +248,7 @@ struct StreamingPipelineTests {
     /// after the end of input), and the volatile text shown during the pause
     /// is already the final's.
     @Test func aPauseAtTheEndDecodesTheFinalOnce() throws {
-        let live = Self.silence(seconds: 0.5) + Self.voiced(seconds: 4) + Self.silence(seconds: 1)
+        let live = Self.silence(seconds: 0.5) + Self.voiced(seconds: 4) + Self.silence(seconds: 1.5)
         let log = try Self.passes(over: live, options: StreamingOptions())
         #expect(log.accurate == 1)
         #expect(log.accurateAfterEndOfInput == 0, "the final was decoded during the pause")
@@ -268,12 +268,20 @@ struct StreamingPipelineTests {
     }
 
     /// Speech after the pause makes the pass there moot: the final decodes
-    /// the whole utterance, and no word of either part is lost.
+    /// the whole utterance, and no word of either part is lost. A short
+    /// utterance waits a second for its pass (speakers often go on after
+    /// shorter pauses); a long one half a second, near its 0.8 s endpoint.
     @Test func speechAfterAPauseDecodesTheUtteranceAgain() throws {
-        let live = Self.silence(seconds: 0.5) + Self.voiced(seconds: 3) + Self.silence(seconds: 0.9)
-            + Self.voiced(seconds: 2) + Self.silence(seconds: 1)
+        let live = Self.silence(seconds: 0.5) + Self.voiced(seconds: 3) + Self.silence(seconds: 1.3)
+            + Self.voiced(seconds: 2) + Self.silence(seconds: 1.5)
         let log = try Self.passes(over: live, options: StreamingOptions())
         #expect(log.accurate == 2, "one pass at each pause; the first was dropped when speech resumed")
+        #expect(log.accurateAfterEndOfInput == 0)
+
+        let shortPause = Self.silence(seconds: 0.5) + Self.voiced(seconds: 3) + Self.silence(seconds: 0.7)
+            + Self.voiced(seconds: 2) + Self.silence(seconds: 1.5)
+        #expect(try Self.passes(over: shortPause, options: StreamingOptions()).accurate == 1,
+                "no pass at a short utterance's short pause")
         let finals = Self.finals(log.events)
         #expect(finals.count == 1, "a short utterance goes on across a pause under the endpoint")
         #expect(finals.flatMap(\.words).count == Self.batchWordCount(live))
