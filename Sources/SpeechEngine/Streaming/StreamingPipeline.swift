@@ -379,21 +379,15 @@ struct StreamingPipeline {
     /// it, or all but the last segment, keeping that segment's audio.
     private mutating func commit(all: Bool) throws {
         guard bufferHasSpeech, !buffer.isEmpty else { return }
-        // Only silence came after a pass at a pause: it decoded this utterance
-        // already. The audio after it is kept as the carry after any commit
-        // is, in case the detector took quiet speech there for silence.
+        // Only silence came after a pass at a pause: it decoded this utterance already.
         let transcript: Transcript
-        var keepFromSample = buffer.count
-        var decodedAtPause = false
         if all, let decoded = finalAtPause, decoded.sampleCount <= buffer.count {
             transcript = decoded.transcript
-            keepFromSample = decoded.sampleCount
-            decodedAtPause = true
         } else {
             transcript = try accurate(buffer, conditioned(commitOptions()), nil, nil)
         }
-        let decodedThrough = keepFromSample
         var segments = transcript.segments
+        var keepFromSample = buffer.count
         if !all, segments.count > 1, let last = segments.last {
             keepFromSample = min(buffer.count, max(0, Int(last.startSeconds * Self.sampleRate)))
             segments.removeLast()
@@ -416,10 +410,8 @@ struct StreamingPipeline {
         }
         settleCommit(through: rangeEnd, droppingSamples: keepFromSample)
         if buffer.isEmpty || all {
-            // Audio kept after a full commit holds skipped speech still to decode
-            // (unless it is only the silence after a pass at a pause).
-            let onlyCarried = decodedAtPause && keepFromSample == decodedThrough
-            bufferHasSpeech = (!buffer.isEmpty && !onlyCarried) || detector.isSpeechActive
+            // Audio kept after a full commit holds skipped speech still to decode.
+            bufferHasSpeech = !buffer.isEmpty || detector.isSpeechActive
         }
     }
 
