@@ -277,15 +277,15 @@ struct StreamingPipelineTests {
         let log = try Self.passes(over: live, options: StreamingOptions())
         #expect(log.accurate == 2, "one pass at each pause; the first was dropped when speech resumed")
         #expect(log.accurateAfterEndOfInput == 0)
+        let finals = Self.finals(log.events)
+        #expect(finals.count == 1, "a short utterance goes on across a pause under the endpoint")
+        #expect(finals.flatMap(\.words).count == Self.batchWordCount(live))
+        Self.expectInvariants(log.events)
 
         let shortPause = Self.silence(seconds: 0.5) + Self.voiced(seconds: 3) + Self.silence(seconds: 0.7)
             + Self.voiced(seconds: 2) + Self.silence(seconds: 1.5)
         #expect(try Self.passes(over: shortPause, options: StreamingOptions()).accurate == 1,
                 "no pass at a short utterance's short pause")
-        let finals = Self.finals(log.events)
-        #expect(finals.count == 1, "a short utterance goes on across a pause under the endpoint")
-        #expect(finals.flatMap(\.words).count == Self.batchWordCount(live))
-        Self.expectInvariants(log.events)
     }
 
     /// While nothing is said, another volatile pass would decode the same
