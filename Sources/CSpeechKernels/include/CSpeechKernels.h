@@ -61,4 +61,23 @@ void sk_gemm_s8(sk_path path, const int8_t *q, const float *qscales, int rows, i
                 const int8_t *packed, const float *wscales, const int32_t *wsums, const float *bias,
                 int out_count, int block_first, int block_end, float *out, int out_stride);
 
+// Int8 weights with float activations (ComputeType.int8Weights): the same
+// packed weights, dequantized as they are read; every product is float.
+
+/// Rows `block_first * 16 ..< min(block_end * 16, out_count)` dequantized,
+/// row-major, into `out` (`[rows][in_count]` float): panels for sgemm.
+void sk_unpack_blocks(const int8_t *packed, const float *scales, int in_count, int out_count,
+                      int block_first, int block_end, float *out);
+
+/// Whether `sk_gemv_w8` runs its vector form for `path` (AVX2 and FMA;
+/// elsewhere it runs the portable one).
+int sk_float_gemv_supported(sk_path path);
+
+/// `out[r * out_stride + n] = (Σ_k x[r,k]·w[n,k]) · wscale[n] + bias[n]` with
+/// float `x` (`[rows][in_count]`), for outputs
+/// `block_first * 16 ..< min(block_end * 16, out_count)`. `bias` may be NULL.
+/// For a few rows (decoder steps): every row rereads each block from cache.
+void sk_gemv_w8(sk_path path, const float *x, int rows, int in_count, const int8_t *packed, const float *wscales,
+                const float *bias, int out_count, int block_first, int block_end, float *out, int out_stride);
+
 #endif

@@ -34,14 +34,15 @@ struct Linear: Sendable {
         self.init(weights: .float(weight), bias: bias, inCount: inCount, outCount: outCount)
     }
 
-    /// A layer in `computeType`: float weights quantized for `.int8`.
+    /// A layer in `computeType`: float weights quantized for the int8 types.
     init(weight: [Float], bias: [Float], inCount: Int, outCount: Int, computeType: ComputeType) {
-        switch computeType {
-        case .float32: self.init(weight: weight, bias: bias, inCount: inCount, outCount: outCount)
-        case .int8:
-            self.init(weights: .int8(QuantizedMatrix(weight: weight, outCount: outCount, inCount: inCount)),
-                      bias: bias, inCount: inCount, outCount: outCount)
+        guard let arithmetic = computeType.quantizedArithmetic else {
+            self.init(weight: weight, bias: bias, inCount: inCount, outCount: outCount)
+            return
         }
+        self.init(weights: .int8(QuantizedMatrix(weight: weight, outCount: outCount, inCount: inCount,
+                                                 arithmetic: arithmetic)),
+                  bias: bias, inCount: inCount, outCount: outCount)
     }
 
     /// - Shape: `input` is `[rows, inCount]`; returns `[rows, outCount]`.

@@ -1,3 +1,4 @@
+import CBLAS
 import CSpeechKernels
 import Foundation
 
@@ -6,8 +7,21 @@ import Foundation
 /// `CSpeechKernels` (blocks of 16 rows × groups of 4 inputs; see its header).
 /// Only this copy is kept: a quarter of the float weights' memory.
 struct QuantizedMatrix: Sendable {
+    /// How products with the int8 weights are computed.
+    enum Arithmetic: Sendable, Hashable {
+        /// Activations quantized per row too, int8 products summed in int32
+        /// (`ComputeType.int8`): the fastest, and the least accurate where a
+        /// row of activations has outliers.
+        case integer
+        /// Activations kept float, weights dequantized as they are read
+        /// (`ComputeType.int8Weights`): the weights' rounding only.
+        case float
+    }
+
     let inCount: Int
     let outCount: Int
+    /// What `multiply` runs.
+    let arithmetic: Arithmetic
     /// `sk_padded_out(outCount) * sk_padded_in(inCount)` bytes.
     private(set) var packed: [Int8]
     /// Per output row: `max|w| / 127`.
@@ -17,11 +31,12 @@ struct QuantizedMatrix: Sendable {
 
     /// An all-zero matrix whose rows `setRows` fills (loading quantizes a
     /// tensor piece by piece as it is read, never holding it all as float).
-    init(outCount: Int, inCount: Int) {
+    init(outCount: Int, inCount: Int, arithmetic: Arithmetic = .integer) {
         precondition(outCount > 0 && inCount > 0 && outCount <= Int(Int32.max) && inCount <= Int(Int32.max),
                      "QuantizedMatrix shape")
         self.inCount = inCount
         self.outCount = outCount
+        self.arithmetic = arithmetic
         packed = [Int8](repeating: 0, count: Int(sk_padded_out(Int32(outCount))) * Int(sk_padded_in(Int32(inCount))))
         scales = [Float](repeating: 0, count: outCount)
         sums = [Int32](repeating: 0, count: outCount)
@@ -29,9 +44,9 @@ struct QuantizedMatrix: Sendable {
 
     /// Quantizes a whole float matrix.
     /// - Shape: `weight` is `[outCount, inCount]` row-major.
-    init(weight: [Float], outCount: Int, inCount: Int) {
+    init(weight: [Float], outCount: Int, inCount: Int, arithmetic: Arithmetic = .integer) {
         precondition(weight.count == outCount * inCount, "QuantizedMatrix shape mismatch")
-        self.init(outCount: outCount, inCount: inCount)
+        self.init(outCount: outCount, inCount: inCount, arithmetic: arithmetic)
         weight.withUnsafeBufferPointer { setRows($0.baseAddress!, first: 0, count: outCount) }
     }
 
@@ -58,16 +73,26 @@ struct QuantizedMatrix: Sendable {
         }
     }
 
-    /// `output = input · Wᵀ (+ bias)`: activations quantized per row, int8
-    /// products summed in int32, scaled back to float. Threads split the
-    /// output rows in 16-row blocks, so every weight is read once per call
-    /// however many input rows there are (decoder steps are memory bound).
+    /// `output = input · Wᵀ (+ bias)` in this matrix's ``arithmetic``.
+    /// Threads split the output rows in 16-row blocks, so every weight is
+    /// read from memory once per call however many input rows there are
+    /// (decoder steps are memory bound).
     /// - Shape: `input` is `[rows, inCount]`, `output` `[rows, outCount]`;
     ///   `bias` is empty or `[outCount]`.
     func multiply(_ input: UnsafePointer<Float>, rows: Int, bias: [Float], into output: UnsafeMutablePointer<Float>,
                   path: KernelPath = .best) {
         precondition(bias.isEmpty || bias.count == outCount, "QuantizedMatrix bias shape")
         guard rows > 0 else { return }
+        switch arithmetic {
+        case .integer: multiplyInIntegers(input, rows: rows, bias: bias, into: output, path: path)
+        case .float: multiplyInFloat(input, rows: rows, bias: bias, into: output, path: path)
+        }
+    }
+
+    /// Activations quantized per row, int8 products summed in int32, scaled
+    /// back to float.
+    private func multiplyInIntegers(_ input: UnsafePointer<Float>, rows: Int, bias: [Float],
+                                    into output: UnsafeMutablePointer<Float>, path: KernelPath) {
         let padded = Int(sk_padded_in(Int32(inCount)))
         var activations = [Int8](repeating: 0, count: rows * padded)
         var activationScales = [Float](repeating: 0, count: rows)
@@ -98,6 +123,59 @@ struct QuantizedMatrix: Sendable {
             }
         }
     }
+
+    /// Float activations against dequantized weights. Up to
+    /// `Linear.rowsThroughGEMV` rows (decoder steps) the fused kernel reads
+    /// each int8 weight once per row from cache; longer inputs (encoder
+    /// windows, prompts) dequantize a panel of rows at a time and hand it to
+    /// sgemm, so the products run at sgemm's speed and the panel, not the
+    /// float matrix, is all that is ever held as float.
+    private func multiplyInFloat(_ input: UnsafePointer<Float>, rows: Int, bias: [Float],
+                                 into output: UnsafeMutablePointer<Float>, path: KernelPath) {
+        let blocks = Int(sk_padded_out(Int32(outCount))) / 16
+        let parts = min(ComputeThreads.current, blocks)
+        packed.withUnsafeBufferPointer { p in
+            scales.withUnsafeBufferPointer { ws in
+                bias.withUnsafeBufferPointer { b in
+                    let biasPointer = bias.isEmpty ? nil : b.baseAddress!
+                    if rows <= Linear.rowsThroughGEMV {
+                        ComputeThreads.split(into: parts) { part in
+                            sk_gemv_w8(path.kernel, input, Int32(rows), Int32(inCount), p.baseAddress!, ws.baseAddress!,
+                                       biasPointer, Int32(outCount), Int32(part * blocks / parts),
+                                       Int32((part + 1) * blocks / parts), output, Int32(outCount))
+                        }
+                        return
+                    }
+                    if let biasPointer {
+                        for row in 0..<rows { (output + row * outCount).update(from: biasPointer, count: outCount) }
+                    } else {
+                        output.update(repeating: 0, count: rows * outCount)
+                    }
+                    let panelBlocks = Self.panelBlocks(inCount: inCount)
+                    ComputeThreads.split(into: parts) { part in
+                        let end = (part + 1) * blocks / parts
+                        let panel = UnsafeMutablePointer<Float>.allocate(capacity: panelBlocks * 16 * inCount)
+                        defer { panel.deallocate() }
+                        var block = part * blocks / parts
+                        while block < end {
+                            let last = min(block + panelBlocks, end)
+                            let width = min(last * 16, outCount) - block * 16
+                            sk_unpack_blocks(p.baseAddress!, ws.baseAddress!, Int32(inCount), Int32(outCount),
+                                             Int32(block), Int32(last), panel)
+                            BLAS.sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, Int32(rows), Int32(width),
+                                       Int32(inCount), 1, input, Int32(inCount), panel, Int32(inCount), 1,
+                                       output + block * 16, Int32(outCount))
+                            block = last
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// 16-row blocks per float panel: about 1 MB of float, so a panel is
+    /// wide enough for sgemm to run at speed and small beside the weights.
+    static func panelBlocks(inCount: Int) -> Int { max(1, (1 << 18) / (16 * inCount)) }
 
     /// Bytes this matrix holds (weights, scales, sums).
     var byteCount: Int { packed.count + 4 * scales.count + 4 * sums.count }

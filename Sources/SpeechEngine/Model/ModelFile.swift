@@ -29,11 +29,11 @@ struct ModelFile {
 
     private enum DType: UInt8 { case f32 = 0, i8, i16, i32, f16, bf16 }
 
-    /// Reads every variable of the file; the 2-D ones `quantizing` names
-    /// (by name and shape) are kept as int8 only.
+    /// Reads every variable of the file; the 2-D ones `quantizing` gives an
+    /// arithmetic for (by name and shape) are kept as int8 only.
     /// - Throws: `EngineError(.modelNotFound)` if the file is missing,
     ///   `EngineError(.invalidModelFile)` if it is truncated or malformed.
-    init(contentsOf url: URL, quantizing: (String, [Int]) -> Bool = { _, _ in false }) throws {
+    init(contentsOf url: URL, quantizing: (String, [Int]) -> QuantizedMatrix.Arithmetic? = { _, _ in nil }) throws {
         self.url = url
         guard let handle = FileHandle(forReadingAtPath: url.path) else {
             throw EngineError(.modelNotFound, "No model file at \(url.path). Run `speech assets install` to install the model.")
@@ -73,8 +73,9 @@ struct ModelFile {
                 throw reader.malformed("variable \(name) needs \(byteCount) bytes but only \(reader.remainingByteCount) remain: truncated")
             }
             let count = byteCount / width
-            if rank == 2, count > 0, quantizing(name, shape) {
-                let matrix = try Self.readQuantized(name: name, shape: shape, width: width, dtype: dtype, from: &reader)
+            if rank == 2, count > 0, let arithmetic = quantizing(name, shape) {
+                let matrix = try Self.readQuantized(name: name, shape: shape, width: width, dtype: dtype,
+                                                    arithmetic: arithmetic, from: &reader)
                 tensors[name] = Tensor(shape: shape, values: [], quantized: matrix)
                 continue
             }
@@ -141,9 +142,10 @@ struct ModelFile {
     /// Reads a `[rows, columns]` matrix a few rows at a time through one
     /// reusable float buffer, quantizing each piece into the int8 matrix.
     private static func readQuantized(name: String, shape: [Int], width: Int, dtype: DType,
+                                      arithmetic: QuantizedMatrix.Arithmetic,
                                       from reader: inout ChunkedReader) throws -> QuantizedMatrix {
         let (rows, columns) = (shape[0], shape[1])
-        var matrix = QuantizedMatrix(outCount: rows, inCount: columns)
+        var matrix = QuantizedMatrix(outCount: rows, inCount: columns, arithmetic: arithmetic)
         let piece = max(1, ChunkedReader.chunkSize / (width * columns))
         var scratch = [Float](repeating: 0, count: min(piece, rows) * columns)
         var first = 0

@@ -51,7 +51,7 @@ public final class WhisperModel: Sendable {
     ///   `EngineError(.invalidModelFile)` naming what is wrong otherwise.
     static func readWeights(_ url: URL, computeType: ComputeType = .float32) throws -> Weights {
         var file = try ModelFile(contentsOf: url, quantizing: { name, shape in
-            computeType == .int8 && ModelFile.quantizesForInt8(name, shape: shape)
+            ModelFile.quantizesForInt8(name, shape: shape) ? computeType.quantizedArithmetic : nil
         })
         guard file.specName == "WhisperSpec" else {
             throw EngineError(.invalidModelFile,
