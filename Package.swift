@@ -41,7 +41,7 @@ let package = Package(
         .target(name: "CFloat16", path: "Compat/System/CFloat16"),
         // int8 matrix kernels (scalar, AVX2, AVX-512 VNNI; chosen at run time) for the
         // engine's 8-bit weights. Optimised in debug too, so the unit tests stay fast.
-        .target(name: "CSpeechKernels", cSettings: [.unsafeFlags(["-O2"])]),
+        .target(name: "CSpeechKernels", dependencies: ["CFloat16"], cSettings: [.unsafeFlags(["-O2"])]),
 
         // MARK: Engine (no Apple names in here)
         .target(name: "SpeechEngine",

@@ -1,5 +1,6 @@
-// Throughput of the int8 kernels (every path this CPU runs) against OpenBLAS
-// sgemm on the engine's shapes, one thread, median of repeated calls.
+// Throughput of the int8 kernels (every path this CPU runs; integer and
+// float activations) against OpenBLAS sgemm on the engine's shapes, one
+// thread, median of repeated calls.
 // Build and run: Benchmarks/Int8Kernels/run.sh
 #include <CSpeechKernels.h>
 #include <cblas.h>
@@ -63,6 +64,38 @@ static void shape(int rows, int in, int out) {
         printf("%5d x %5d -> %5d  %-14s %8.3f ms %7.1f GOP/s\n", rows, in, out, names[path],
                t[repeats / 2] * 1e3, ops / t[repeats / 2] * 1e-9);
     }
+    // Int8 weights, float activations (ComputeType.int8Weights), as
+    // QuantizedMatrix.multiplyInFloat runs them: the fused kernel up to 8
+    // rows, else panels of about 1 MB dequantized and handed to sgemm.
+    const int blocks = sk_padded_out(out) / 16;
+    int panel_blocks = (1 << 18) / (16 * in);
+    if (panel_blocks < 1) panel_blocks = 1;
+    float *panel = malloc((size_t)panel_blocks * 16 * in * sizeof *panel);
+    for (int path = SK_PATH_SCALAR; path <= SK_PATH_AVX2; path++) {
+        if (!sk_float_gemv_supported((sk_path)path) || (path == SK_PATH_SCALAR && rows > 8)) continue;
+        int repeats = path == SK_PATH_SCALAR ? 3 : REPEATS;
+        for (int r = 0; r < repeats; r++) {
+            double start = now();
+            if (rows <= 8) {
+                sk_gemv_w8((sk_path)path, x, rows, in, packed, scales, NULL, out, 0, blocks, y, out);
+            } else {
+                memset(y, 0, (size_t)rows * out * sizeof *y);
+                for (int b = 0; b < blocks; b += panel_blocks) {
+                    int last = b + panel_blocks < blocks ? b + panel_blocks : blocks;
+                    int width = (last * 16 < out ? last * 16 : out) - b * 16;
+                    sk_unpack_blocks(packed, scales, in, out, b, last, panel);
+                    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, rows, width, in, 1, x, in, panel, in, 1,
+                                y + b * 16, out);
+                }
+            }
+            t[r] = now() - start;
+        }
+        qsort(t, repeats, sizeof *t, compare);
+        printf("%5d x %5d -> %5d  %-14s %8.3f ms %7.1f GOP/s\n", rows, in, out,
+               path == SK_PATH_SCALAR ? "w8 f32 scalar" : (rows > 8 ? "w8 f32 panels" : "w8 f32 avx2"),
+               t[repeats / 2] * 1e3, ops / t[repeats / 2] * 1e-9);
+    }
+    free(panel);
     free(x); free(w); free(y); free(packed); free(scales); free(sums); free(q); free(qs);
 }
 

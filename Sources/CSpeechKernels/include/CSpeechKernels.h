@@ -80,4 +80,20 @@ int sk_float_gemv_supported(sk_path path);
 void sk_gemv_w8(sk_path path, const float *x, int rows, int in_count, const int8_t *packed, const float *wscales,
                 const float *bias, int out_count, int block_first, int block_end, float *out, int out_stride);
 
+// Half-precision weights (ComputeType.float16Weights), row-major as the
+// checkpoint stores them, float32 arithmetic.
+
+/// Activation rows `sk_gemv_f16` takes at most (the engine's few-row limit).
+#define SK_HALF_GEMV_MAX_ROWS 8
+
+/// Whether `sk_gemv_f16` has its AVX2+FMA form on this CPU.
+int sk_half_gemv_vectorized(void);
+
+/// `out[r * out_stride + n] = Σ_k x[r,k]·w[n,k] + bias[n]` for `rows` (at most
+/// SK_HALF_GEMV_MAX_ROWS) float rows `x` (`[rows][in_count]`), half weights
+/// `w` (`[out][in_count]`, IEEE binary16 bits) and outputs `first ..< last`.
+/// `bias` may be NULL; `vectorized` 0 forces the portable form (tests).
+void sk_gemv_f16(int vectorized, const uint16_t *w, const float *x, int rows, int in_count, const float *bias,
+                 int first, int last, float *out, int out_stride);
+
 #endif

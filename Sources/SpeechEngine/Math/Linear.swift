@@ -1,14 +1,15 @@
 import CBLAS
 import Foundation
 
-/// A dense layer `y = x · Wᵀ + b`, weights as float (sgemm) or int8 (the
-/// integer kernels), as the model's `ComputeType` chose at load.
+/// A dense layer `y = x · Wᵀ + b`, weights as float (sgemm), half precision
+/// or int8, as the model's `ComputeType` chose at load.
 /// - Shape: weights are `[outCount, inCount]` row-major, `bias` is `[outCount]`
 ///   or empty (no bias: the logits projection).
 struct Linear: Sendable {
     /// The weights in the form the layer computes with.
     enum Weights: Sendable {
         case float([Float])
+        case half(HalfMatrix)
         case int8(QuantizedMatrix)
     }
 
@@ -21,6 +22,7 @@ struct Linear: Sendable {
         switch weights {
         case .float(let weight): precondition(weight.count == inCount * outCount, "Linear shape mismatch")
         case .int8(let matrix): precondition(matrix.inCount == inCount && matrix.outCount == outCount, "Linear shape mismatch")
+        case .half(let matrix): precondition(matrix.inCount == inCount && matrix.outCount == outCount, "Linear shape mismatch")
         }
         precondition(bias.isEmpty || bias.count == outCount, "Linear bias shape mismatch")
         self.weights = weights
@@ -34,15 +36,21 @@ struct Linear: Sendable {
         self.init(weights: .float(weight), bias: bias, inCount: inCount, outCount: outCount)
     }
 
-    /// A layer in `computeType`: float weights quantized for the int8 types.
+    /// A layer in `computeType`'s weight form (tests: from float weights, so
+    /// `float16Weights` rounds them to half precision here).
     init(weight: [Float], bias: [Float], inCount: Int, outCount: Int, computeType: ComputeType) {
-        guard let arithmetic = computeType.quantizedArithmetic else {
+        switch computeType.weightForm {
+        case nil:
             self.init(weight: weight, bias: bias, inCount: inCount, outCount: outCount)
-            return
+        case .half:
+            self.init(weights: .half(HalfMatrix(bits: weight.map { Float16($0).bitPattern }, outCount: outCount,
+                                                inCount: inCount)),
+                      bias: bias, inCount: inCount, outCount: outCount)
+        case .int8(let arithmetic):
+            self.init(weights: .int8(QuantizedMatrix(weight: weight, outCount: outCount, inCount: inCount,
+                                                     arithmetic: arithmetic)),
+                      bias: bias, inCount: inCount, outCount: outCount)
         }
-        self.init(weights: .int8(QuantizedMatrix(weight: weight, outCount: outCount, inCount: inCount,
-                                                 arithmetic: arithmetic)),
-                  bias: bias, inCount: inCount, outCount: outCount)
     }
 
     /// - Shape: `input` is `[rows, inCount]`; returns `[rows, outCount]`.
@@ -61,6 +69,8 @@ struct Linear: Sendable {
     func apply(_ input: UnsafePointer<Float>, rows: Int, into output: UnsafeMutablePointer<Float>) {
         switch weights {
         case .int8(let matrix):
+            matrix.multiply(input, rows: rows, bias: bias, into: output)
+        case .half(let matrix):
             matrix.multiply(input, rows: rows, bias: bias, into: output)
         case .float(let weight):
             if bias.isEmpty {
@@ -82,6 +92,7 @@ struct Linear: Sendable {
     func copyWeightRow(_ row: Int, into output: UnsafeMutablePointer<Float>) {
         switch weights {
         case .int8(let matrix): matrix.copyRow(row, into: output)
+        case .half(let matrix): matrix.copyRow(row, into: output)
         case .float(let weight):
             weight.withUnsafeBufferPointer { w in output.update(from: w.baseAddress! + row * inCount, count: inCount) }
         }
@@ -91,6 +102,7 @@ struct Linear: Sendable {
     var byteCount: Int {
         switch weights {
         case .int8(let matrix): matrix.byteCount + 4 * bias.count
+        case .half(let matrix): matrix.byteCount + 4 * bias.count
         case .float(let weight): 4 * (weight.count + bias.count)
         }
     }

@@ -1,38 +1,53 @@
 /// How the engine stores its matrix weights and computes with them.
 ///
-/// `int8Weights` stores every linear layer's weights and the token
-/// embeddings as int8 (one scale per output row, quantized as the model is
-/// read) but keeps the activations float: the weights are dequantized as the
-/// kernels read them, so int8's memory comes with only the weights' own
-/// rounding (Benchmarks/RESULTS.md, "int8 weights with float activations").
+/// Every linear layer's weights and the token embeddings take the form the
+/// type names; convolutions, positions, norms and attention run in float32
+/// whatever it is. Figures in Benchmarks/RESULTS.md ("Weights in half
+/// precision and in int8 with float activations").
 ///
-/// `int8` quantizes every linear layer's weights and the token embeddings at
-/// load, one scale per output row, and multiplies through integer kernels:
-/// half the peak memory (186 MB against 384 MB on a 2-minute file) and about
-/// 0.55x the CPU time. `float32` keeps the checkpoint's values as float and
-/// runs OpenBLAS sgemm, the reference behaviour, and is the default for now:
-/// int8 costs 0.7 WER points on the English corpus (14.30% against 13.59%,
-/// Benchmarks/RESULTS.md), and the house rule is that a faster default may
-/// not be a less accurate one.
-/// Convolutions, positions, norms and attention run in float either way.
+/// - `float32`: the weights widened to float, sgemm: faster-whisper's
+///   `float32`, the reference.
+/// - `float16Weights`: the checkpoint's half-precision weights kept as they
+///   are (Whisper's are float16 on disk, so they are exactly float32's
+///   values) in half float32's memory, multiplied in float32: the same
+///   transcripts up to the order of the sums.
+/// - `int8Weights`: weights quantized to int8 at load (one scale per output
+///   row), activations and sums float: a quarter of float32's memory, at the
+///   cost of the weights' rounding.
+/// - `int8`: int8 weights and activations quantized per row, integer kernels
+///   (CTranslate2's `int8`): the fastest, the least accurate.
+///
+/// The house rule is that a faster default may not be a less accurate one:
+/// the int8 types cost about half a point of English WER on the corpus.
 public enum ComputeType: String, Sendable, Hashable, CaseIterable {
-    /// 8-bit weights and integer kernels (`--compute-type int8`).
-    case int8
-    /// Float weights and sgemm.
+    /// Float weights and sgemm (`--compute-type float32`).
     case float32
+    /// Half-precision weights, float32 arithmetic (`--compute-type float16-weights`).
+    case float16Weights = "float16-weights"
     /// 8-bit weights, float activations and sums (`--compute-type int8-weights`).
     case int8Weights = "int8-weights"
+    /// 8-bit weights and integer kernels (`--compute-type int8`).
+    case int8
 
-    /// How the quantized matrices multiply, or nil when weights stay float.
-    var quantizedArithmetic: QuantizedMatrix.Arithmetic? {
+    /// The form a load keeps weight matrices in, or nil for float.
+    var weightForm: WeightForm? {
         switch self {
-        case .int8: .integer
-        case .int8Weights: .float
         case .float32: nil
+        case .float16Weights: .half
+        case .int8Weights: .int8(.float)
+        case .int8: .int8(.integer)
         }
     }
 
-    /// What models load with unless told otherwise (float32 until int8
-    /// keeps the corpus WER; see above).
+    /// What models load with unless told otherwise.
     public static let `default`: ComputeType = .float32
+}
+
+/// How a load keeps a linear layer's weight matrix when not as float.
+enum WeightForm: Sendable, Hashable {
+    /// Quantized to int8, multiplied in the given arithmetic.
+    case int8(QuantizedMatrix.Arithmetic)
+    /// Half precision as a float16 checkpoint stores it (a tensor stored
+    /// in another type stays float: converting it would round it).
+    case half
 }

@@ -2,12 +2,13 @@ import CFloat16
 import Foundation
 
 /// A tensor read from a CTranslate2 `model.bin`, converted to fp32, or for a
-/// weight matrix loaded as int8, quantized instead (then `values` is empty).
+/// weight matrix kept in a compact form (half, int8), that form instead
+/// (then `values` is empty).
 /// - Shape: `shape`, row-major; `values.count == shape.reduce(1, *)`.
 struct Tensor: Sendable {
     var shape: [Int]
     var values: [Float]
-    var quantized: QuantizedMatrix?
+    var compact: Linear.Weights?
 }
 
 /// Reader for CTranslate2's `model.bin` (binary version 6, little-endian, no
@@ -20,7 +21,8 @@ struct Tensor: Sendable {
 /// arrives, so the fp16 file and the fp32 weights are never both resident:
 /// that keeps peak memory at the size of the fp32 weights. Matrices the
 /// caller wants as int8 are quantized a few rows at a time as they arrive,
-/// so they are never held as fp32 at all.
+/// and those it wants in half precision keep the file's fp16 bits, so
+/// neither is ever held as fp32 at all.
 struct ModelFile {
     let url: URL
     var specName = ""
@@ -29,11 +31,11 @@ struct ModelFile {
 
     private enum DType: UInt8 { case f32 = 0, i8, i16, i32, f16, bf16 }
 
-    /// Reads every variable of the file; the 2-D ones `quantizing` gives an
-    /// arithmetic for (by name and shape) are kept as int8 only.
+    /// Reads every variable of the file; the 2-D ones `storing` gives a form
+    /// for (by name and shape) are kept in that form only.
     /// - Throws: `EngineError(.modelNotFound)` if the file is missing,
     ///   `EngineError(.invalidModelFile)` if it is truncated or malformed.
-    init(contentsOf url: URL, quantizing: (String, [Int]) -> QuantizedMatrix.Arithmetic? = { _, _ in nil }) throws {
+    init(contentsOf url: URL, storing: (String, [Int]) -> WeightForm? = { _, _ in nil }) throws {
         self.url = url
         guard let handle = FileHandle(forReadingAtPath: url.path) else {
             throw EngineError(.modelNotFound, "No model file at \(url.path). Run `speech assets install` to install the model.")
@@ -73,11 +75,18 @@ struct ModelFile {
                 throw reader.malformed("variable \(name) needs \(byteCount) bytes but only \(reader.remainingByteCount) remain: truncated")
             }
             let count = byteCount / width
-            if rank == 2, count > 0, let arithmetic = quantizing(name, shape) {
+            switch rank == 2 && count > 0 ? storing(name, shape) : nil {
+            case .int8(let arithmetic):
                 let matrix = try Self.readQuantized(name: name, shape: shape, width: width, dtype: dtype,
                                                     arithmetic: arithmetic, from: &reader)
-                tensors[name] = Tensor(shape: shape, values: [], quantized: matrix)
+                tensors[name] = Tensor(shape: shape, values: [], compact: .int8(matrix))
                 continue
+            case .half where dtype == .f16:
+                let matrix = try Self.readHalf(name: name, shape: shape, from: &reader)
+                tensors[name] = Tensor(shape: shape, values: [], compact: .half(matrix))
+                continue
+            case .half, nil:
+                break
             }
             let values = try Self.readValues(name: name, count: count, width: width, dtype: dtype, from: &reader)
             if rank == 0 {
@@ -165,6 +174,32 @@ struct ModelFile {
         return matrix
     }
 
+    /// Reads a float16 `[rows, columns]` matrix keeping its bits, checking
+    /// each piece is finite through one reusable float buffer.
+    private static func readHalf(name: String, shape: [Int], from reader: inout ChunkedReader) throws -> HalfMatrix {
+        let (rows, columns) = (shape[0], shape[1])
+        let piece = max(1, ChunkedReader.chunkSize / (2 * columns))
+        var scratch = [Float](repeating: 0, count: min(piece, rows) * columns)
+        var bits = [UInt16](repeating: 0, count: rows * columns)
+        var first = 0
+        while first < rows {
+            let n = min(piece, rows - first)
+            let finite = try scratch.withUnsafeMutableBufferPointer { buffer in
+                let slice = UnsafeMutableBufferPointer(rebasing: buffer[0..<(n * columns)])
+                return try reader.withBytes(n * columns * 2) { raw in
+                    bits.withUnsafeMutableBytes { target in
+                        UnsafeMutableRawBufferPointer(rebasing: target[(first * columns * 2)...]).copyMemory(from: raw)
+                    }
+                    convert(raw, into: slice, dtype: .f16)
+                    return allFinite(UnsafeBufferPointer(slice))
+                }
+            }
+            if !finite { throw reader.malformed("variable \(name) holds Inf or NaN values") }
+            first += n
+        }
+        return HalfMatrix(bits: bits, outCount: rows, inCount: columns)
+    }
+
     /// Whether every value is finite; `0 * x` is NaN exactly for Inf and NaN,
     /// and the branch-free sum vectorises (about 30 ms for 74 M values).
     static func allFinite(_ values: UnsafeBufferPointer<Float>) -> Bool {
@@ -209,20 +244,20 @@ struct ModelFile {
     /// Removes and returns a tensor, so large weights are not held twice.
     mutating func take(_ name: String, shape expected: [Int]) throws -> [Float] {
         let values = try tensor(name, shape: expected)
-        if tensors[name]?.quantized != nil {
-            throw EngineError(.invalidModelFile, "\(url.path): variable \(name) was loaded as int8 where float is needed. Load the model with compute type float32.")
+        if tensors[name]?.compact != nil {
+            throw EngineError(.invalidModelFile, "\(url.path): variable \(name) was loaded in a compact form where float is needed. Load the model with compute type float32.")
         }
         tensors[name] = nil
         return values
     }
 
     /// Removes and returns a weight matrix in the form it was loaded in
-    /// (int8 when `quantizing` named it, else float).
+    /// (the form `storing` gave it, else float).
     mutating func takeWeights(_ name: String, shape expected: [Int]) throws -> Linear.Weights {
         let values = try tensor(name, shape: expected)
-        let quantized = tensors[name]?.quantized
+        let compact = tensors[name]?.compact
         tensors[name] = nil
-        return quantized.map { .int8($0) } ?? .float(values)
+        return compact ?? .float(values)
     }
 }
 

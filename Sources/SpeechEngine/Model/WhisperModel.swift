@@ -50,8 +50,8 @@ public final class WhisperModel: Sendable {
     /// - Throws: `EngineError(.modelNotFound)` when the file is missing,
     ///   `EngineError(.invalidModelFile)` naming what is wrong otherwise.
     static func readWeights(_ url: URL, computeType: ComputeType = .float32) throws -> Weights {
-        var file = try ModelFile(contentsOf: url, quantizing: { name, shape in
-            ModelFile.quantizesForInt8(name, shape: shape) ? computeType.quantizedArithmetic : nil
+        var file = try ModelFile(contentsOf: url, storing: { name, shape in
+            ModelFile.isWeightMatrix(name, shape: shape) ? computeType.weightForm : nil
         })
         guard file.specName == "WhisperSpec" else {
             throw EngineError(.invalidModelFile,

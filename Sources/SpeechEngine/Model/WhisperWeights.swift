@@ -76,10 +76,10 @@ extension ModelFile {
                bias: try take("\(prefix)/bias", shape: [outCount]), inCount: inCount, outCount: outCount)
     }
 
-    /// The variables an `int8` load quantizes: every linear layer's weights
-    /// and the embeddings (lookups dequantize one row; the logits go through
-    /// the int8 kernel). Convolutions and positions stay float.
-    static func quantizesForInt8(_ name: String, shape: [Int]) -> Bool {
+    /// The variables a compute type's ``WeightForm`` applies to: every
+    /// linear layer's weights and the embeddings (lookups widen one row; the
+    /// logits go through the matrix kernels). Convolutions and positions stay float.
+    static func isWeightMatrix(_ name: String, shape: [Int]) -> Bool {
         shape.count == 2 && (name == "decoder/embeddings/weight" || (name.contains("/linear_") && name.hasSuffix("/weight")))
     }
 

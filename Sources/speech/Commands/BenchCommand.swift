@@ -7,7 +7,7 @@ struct BenchCommand: SpeechCommand {
     static let help = CommandHelp(
         commandName: "bench",
         overview: "Benchmark model load time, transcription wall time, real-time factor and peak memory.",
-        usage: "bench <file> [--runs <N>] [--beam <N>] [--threads <N>] [--batch-size <N>] [--padding silence|zeros|both] [--model <name>] [--compute-type int8|float32] [--language xx|auto] [--against faster-whisper | --stream [--realtime|--fast] [--rss-every <seconds>] [--volatile-window fitted|whole] [--no-final-at-pause] [--no-batch]] [--format text|json]",
+        usage: "bench <file> [--runs <N>] [--beam <N>] [--threads <N>] [--batch-size <N>] [--padding silence|zeros|both] [--model <name>] [--compute-type <type>] [--language xx|auto] [--against faster-whisper | --stream [--realtime|--fast] [--rss-every <seconds>] [--volatile-window fitted|whole] [--no-final-at-pause] [--no-batch]] [--format text|json]",
         arguments: [("<file>", "The audio file to transcribe in every run.")],
         commandOptions: [
             .value("runs", "N", help: "Timed runs (default: 3)."),

@@ -11,7 +11,7 @@ struct EvalCommand: SpeechCommand {
     static let help = CommandHelp(
         commandName: "eval",
         overview: "Measure word error rate on a manifest of clips with reference transcripts.",
-        usage: "eval <manifest> [--set <name>]... [--hypotheses <out.tsv>] [--score <hyp.tsv> | --stream] [--model <name>] [--compute-type int8|float32] [--beam <N>] [--batch-size <N>] [--padding silence|zeros|both] [--shard <I/N>] [--format text|json]",
+        usage: "eval <manifest> [--set <name>]... [--hypotheses <out.tsv>] [--score <hyp.tsv> | --stream] [--model <name>] [--compute-type <type>] [--beam <N>] [--batch-size <N>] [--padding silence|zeros|both] [--shard <I/N>] [--format text|json]",
         arguments: [("<manifest>", "A manifest.tsv (id, set, language, duration_s, path, reference_text;\npaths relative to the manifest).")],
         commandOptions: [
             .repeated("set", "name", help: "Evaluate only this set."),

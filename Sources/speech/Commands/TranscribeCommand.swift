@@ -7,7 +7,7 @@ struct TranscribeCommand: SpeechCommand {
     static let help = CommandHelp(
         commandName: "transcribe",
         overview: "Transcribe audio files (WAV, FLAC, OGG/Opus, MP3; any rate and channel count).",
-        usage: "transcribe <file>... [--language xx|auto] [--model <name>] [--compute-type int8|float32] [--beam <N>] [--format text|json|srt|vtt] [--words] [--prompt <text>] [--phrase <phrase>]... [--threads <N>] [--batch-size <N>] [--padding silence|zeros|both]",
+        usage: "transcribe <file>... [--language xx|auto] [--model <name>] [--compute-type <type>] [--beam <N>] [--format text|json|srt|vtt] [--words] [--prompt <text>] [--phrase <phrase>]... [--threads <N>] [--batch-size <N>] [--padding silence|zeros|both]",
         arguments: [("<file>", "Audio files to transcribe.")],
         commandOptions: [
             DecodingArguments.languageOption,

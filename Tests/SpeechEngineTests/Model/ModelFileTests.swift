@@ -50,6 +50,60 @@ import Testing
         #expect(read.map(\.bitPattern) == values.map(\.bitPattern))
     }
 
+    /// `float16Weights` keeps a float16 matrix's bits as the file has them;
+    /// a matrix stored as f32 stays float (rounding it would change it), and
+    /// a compact matrix asked for as float is a clear error.
+    @Test func halfFormKeepsTheFilesBitsAndLeavesSinglePrecisionFloat() throws {
+        let halves: [Float] = [0.5, -1.25, 2048, 1e-3, -7, 0.1]
+        var writer = ModelFileWriter()
+        writer.add("m/half", shape: [2, 3], f16: halves)
+        writer.add("m/single", shape: [2, 2], f32: [1.5, -2, 0.25, 1e-3])
+        let url = try writer.write()
+        defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+        var file = try ModelFile(contentsOf: url, storing: { _, _ in .half })
+        guard case .half(let matrix) = try file.takeWeights("m/half", shape: [2, 3]) else {
+            Issue.record("an f16 matrix was not kept in half precision")
+            return
+        }
+        #expect(matrix.bits == halves.map { Float16($0).bitPattern })
+        guard case .float(let values) = try file.takeWeights("m/single", shape: [2, 2]) else {
+            Issue.record("an f32 matrix was rounded to half")
+            return
+        }
+        #expect(values == [1.5, -2, 0.25, 1e-3])
+        var again = try ModelFile(contentsOf: url, storing: { _, _ in .half })
+        #expect(throws: EngineError.self) { _ = try again.take("m/half", shape: [2, 3]) }
+    }
+
+    /// The tiny checkpoint (fp16 embeddings, fp32 layers, as `TinyWhisper`
+    /// writes it) loaded with half weights: the embeddings stay half, the
+    /// fp32 layers float, and the decoder's logits (the embeddings' lookups
+    /// and the vocabulary projection through the half kernels, one position
+    /// at a time and all at once) are float32's up to the order of the sums.
+    @Test func float16WeightsRunTheSameNetworkAsFloat32() throws {
+        let directory = try ModelFileWriter.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try TinyWhisper.write(to: directory)
+        let float = try WhisperModel(directory: directory, computeType: .float32)
+        let half = try WhisperModel(directory: directory, computeType: .float16Weights)
+        guard case .half = half.decoder.weights.embeddings.weights,
+              case .float = half.encoder.weights.blocks[0].ffnIn.weights else {
+            Issue.record("float16Weights: embeddings not half, or fp32 layers rounded")
+            return
+        }
+        #expect(half.decoder.weights.embeddings.byteCount * 2 == float.decoder.weights.embeddings.byteCount)
+        let tokens = [TinyWhisper.special.startOfTranscript, 300, 257, 1000, 4000, 12_345, 300, 299, 258]
+        func logits(_ model: WhisperModel) -> [Float] {
+            var cache = model.decoder.makeSelfAttentionCache(sequenceCount: 1)
+            var capture: TextDecoder.AlignmentCapture?
+            return model.decoder.decode([tokens], cache: &cache, cross: TinyWhisper.cross(model),
+                                        logitPositions: Array(tokens.indices), capture: &capture)
+        }
+        let expected = logits(float), actual = logits(half)
+        #expect(actual.count == expected.count && !actual.isEmpty)
+        #expect(zip(actual, expected).allSatisfy { abs($0 - $1) <= 1e-4 }, "logits")
+    }
+
     @Test func rankZeroVariablesAreScalarsAndAliasesShareTheirTarget() throws {
         var writer = ModelFileWriter()
         writer.add("encoder/num_heads", shape: [], i32: [6])

@@ -1,0 +1,90 @@
+@testable import SpeechEngine
+import Testing
+
+/// Half-precision weights multiplied in float32 against sgemm over the same
+/// values widened to float (what `float32` holds for a float16 checkpoint):
+/// equal up to float rounding, 1e-5 of `Σ|x||w|` (the sums run in another
+/// order), on the engine's shapes, with 1 and 2 threads and both kernel forms.
+@Suite struct HalfMatrixTests {
+    typealias Case = QuantizedMatrixTests.Case
+
+    /// The int8 suites' shapes (encoder, decoder steps, vocabulary, tails),
+    /// plus 8 and 9 rows either side of the few-row kernel, inputs past its
+    /// 512-wide chunks with a tail, and outputs not a multiple of its 4.
+    static let cases = QuantizedMatrixTests.cases + [
+        Case(rows: 8, inCount: 512, outCount: 2048), Case(rows: 9, inCount: 512, outCount: 2048),
+        Case(rows: 3, inCount: 1283, outCount: 7), Case(rows: 40, inCount: 384, outCount: 1157),
+    ]
+
+    /// Half values as a checkpoint holds them: random floats rounded to half.
+    static func halves(_ count: Int, seed: UInt64, scale: Float) -> [UInt16] {
+        QuantizedMatrixTests.random(count, seed: seed, scale: scale).map { Float16($0).bitPattern }
+    }
+
+    @Test(arguments: cases)
+    func matchesSgemmOverTheWidenedWeights(_ shape: Case) {
+        let (rows, inCount, outCount) = (shape.rows, shape.inCount, shape.outCount)
+        var input = QuantizedMatrixTests.random(rows * inCount, seed: 11)
+        for r in 0..<rows { input[r * inCount + (r % inCount)] *= 6 }
+        let bits = Self.halves(outCount * inCount, seed: 12, scale: 0.2)
+        let widened = bits.map { Float(Float16(bitPattern: $0)) }
+        let bias = QuantizedMatrixTests.random(outCount, seed: 13)
+        let matrix = HalfMatrix(bits: bits, outCount: outCount, inCount: inCount)
+        let expected = Linear(weight: widened, bias: bias, inCount: inCount, outCount: outCount)(input, rows: rows)
+        let magnitude = Linear(weight: widened.map(abs), bias: [], inCount: inCount, outCount: outCount)(
+            input.map(abs), rows: rows)
+        for vectorized in [false, true] {
+            for threads in [1, 2] {
+                let output = ComputeThreads.with(threads) {
+                    Self.multiply(matrix, input, rows: rows, bias: bias, vectorized: vectorized)
+                }
+                let off = output.indices.filter { !(abs(output[$0] - expected[$0]) <= 1e-5 * magnitude[$0] + 1e-6) }
+                #expect(off.isEmpty, "vectorized \(vectorized), \(threads) threads: \(off.count) outputs off sgemm")
+            }
+        }
+    }
+
+    @Test func rowsWidenExactlyAndTheLayerHoldsHalfTheBytes() {
+        let (outCount, inCount) = (37, 53)
+        let bits = Self.halves(outCount * inCount, seed: 31, scale: 1)
+        let matrix = HalfMatrix(bits: bits, outCount: outCount, inCount: inCount)
+        var row = [Float](repeating: .nan, count: inCount)
+        for o in [0, 17, outCount - 1] {
+            row.withUnsafeMutableBufferPointer { matrix.copyRow(o, into: $0.baseAddress!) }
+            #expect(row == bits[(o * inCount)..<((o + 1) * inCount)].map { Float(Float16(bitPattern: $0)) })
+        }
+        let layer = Linear(weights: .half(matrix), bias: [Float](repeating: 0, count: outCount),
+                           inCount: inCount, outCount: outCount)
+        #expect(layer.byteCount == 2 * outCount * inCount + 4 * outCount)
+    }
+
+    /// The bias-free projection (logits) and a layer built for the compute
+    /// type from float weights (rounded to half there).
+    @Test func float16WeightLayersMatchTheirFloatForm() {
+        let (rows, inCount, outCount) = (4, 64, 100)
+        let input = QuantizedMatrixTests.random(rows * inCount, seed: 41)
+        let weight = QuantizedMatrixTests.random(outCount * inCount, seed: 42).map { Float(Float16($0)) }
+        for bias in [QuantizedMatrixTests.random(outCount, seed: 43), []] {
+            let float = Linear(weight: weight, bias: bias, inCount: inCount, outCount: outCount)
+            let layer = Linear(weight: weight, bias: bias, inCount: inCount, outCount: outCount,
+                               computeType: .float16Weights)
+            guard case .half = layer.weights else {
+                Issue.record("float16Weights did not keep half weights")
+                return
+            }
+            let expected = float(input, rows: rows), actual = layer(input, rows: rows)
+            #expect(actual.indices.allSatisfy { abs(actual[$0] - expected[$0]) <= 1e-4 })
+        }
+    }
+
+    static func multiply(_ matrix: HalfMatrix, _ input: [Float], rows: Int, bias: [Float],
+                         vectorized: Bool) -> [Float] {
+        var output = [Float](repeating: .nan, count: rows * matrix.outCount)
+        input.withUnsafeBufferPointer { x in
+            output.withUnsafeMutableBufferPointer { y in
+                matrix.multiply(x.baseAddress!, rows: rows, bias: bias, into: y.baseAddress!, vectorized: vectorized)
+            }
+        }
+        return output
+    }
+}
