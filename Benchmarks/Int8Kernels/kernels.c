@@ -1,8 +1,10 @@
-// Throughput of the int8 kernels (every path this CPU runs; integer and
-// float activations) against OpenBLAS sgemm on the engine's shapes, one
+// Throughput of the compact-weight kernels (int8 on every path this CPU
+// runs, with integer and float activations; half weights) against OpenBLAS sgemm on the engine's shapes, one
 // thread, median of repeated calls.
 // Build and run: Benchmarks/Int8Kernels/run.sh
+#include <CFloat16.h>
 #include <CSpeechKernels.h>
+#include <immintrin.h>
 #include <cblas.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,6 +29,12 @@ static float *random_floats(size_t n) {
 }
 
 enum { REPEATS = 9 };
+
+__attribute__((target("f16c"))) static uint16_t *to_halves(const float *v, size_t n) {
+    uint16_t *h = malloc(n * sizeof *h);
+    for (size_t i = 0; i < n; i++) h[i] = (uint16_t)_cvtss_sh(v[i], 0);
+    return h;
+}
 
 static void shape(int rows, int in, int out) {
     float *x = random_floats((size_t)rows * in), *w = random_floats((size_t)out * in);
@@ -96,6 +104,36 @@ static void shape(int rows, int in, int out) {
                t[repeats / 2] * 1e3, ops / t[repeats / 2] * 1e-9);
     }
     free(panel);
+    // Half weights, float32 arithmetic (ComputeType.float16Weights), as
+    // HalfMatrix.multiply runs them: the few-row kernel up to 8 rows, else
+    // panels of about 1 MB widened and handed to sgemm.
+    uint16_t *halves = to_halves(w, (size_t)out * in);
+    int panel_rows = (1 << 18) / in < 16 ? 16 : (1 << 18) / in;
+    float *wide = malloc((size_t)panel_rows * in * sizeof *wide);
+    for (int vectorized = 0; vectorized <= 1; vectorized++) {
+        if ((vectorized && !sk_half_gemv_vectorized()) || (!vectorized && rows > 8)) continue;
+        int repeats = vectorized ? REPEATS : 3;
+        for (int r = 0; r < repeats; r++) {
+            double start = now();
+            if (rows <= 8) {
+                sk_gemv_f16(vectorized, halves, x, rows, in, NULL, 0, out, y, out);
+            } else {
+                memset(y, 0, (size_t)rows * out * sizeof *y);
+                for (int n = 0; n < out; n += panel_rows) {
+                    int width = out - n < panel_rows ? out - n : panel_rows;
+                    cf16_to_f32(halves + (size_t)n * in, wide, (size_t)width * in);
+                    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, rows, width, in, 1, x, in, wide, in, 1,
+                                y + n, out);
+                }
+            }
+            t[r] = now() - start;
+        }
+        qsort(t, repeats, sizeof *t, compare);
+        printf("%5d x %5d -> %5d  %-14s %8.3f ms %7.1f GOP/s\n", rows, in, out,
+               !vectorized ? "f16 portable" : (rows > 8 ? "f16 panels" : "f16 avx2"),
+               t[repeats / 2] * 1e3, ops / t[repeats / 2] * 1e-9);
+    }
+    free(halves); free(wide);
     free(x); free(w); free(y); free(packed); free(scales); free(sums); free(q); free(qs);
 }
 

@@ -1,10 +1,10 @@
 #!/bin/sh
-# Builds and runs the int8 kernel benchmark (one thread) against OpenBLAS.
+# Builds and runs the compact-weight kernel benchmark (int8, half; one thread) against OpenBLAS.
 # Usage: Benchmarks/Int8Kernels/run.sh   (from the project root)
 set -e
 root=$(cd "$(dirname "$0")/../.." && pwd)
 out=${TMPDIR:-/tmp}/speechcompat-int8-kernels
-cc -O2 -I"$root/Sources/CSpeechKernels/include" $(pkg-config --cflags openblas) \
-   "$root/Benchmarks/Int8Kernels/kernels.c" "$root"/Sources/CSpeechKernels/*.c \
+cc -O2 -I"$root/Sources/CSpeechKernels/include" -I"$root/Compat/System/CFloat16/include" $(pkg-config --cflags openblas) \
+   "$root/Benchmarks/Int8Kernels/kernels.c" "$root"/Sources/CSpeechKernels/*.c "$root"/Compat/System/CFloat16/*.c \
    $(pkg-config --libs openblas) -lm -o "$out"
 OPENBLAS_NUM_THREADS=1 "$out"

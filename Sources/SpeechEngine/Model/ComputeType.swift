@@ -7,7 +7,7 @@
 ///
 /// - `float32`: the weights widened to float, sgemm: faster-whisper's
 ///   `float32`, the reference.
-/// - `float16Weights`: the checkpoint's half-precision weights kept as they
+/// - `float16Weights` (the default): the checkpoint's half-precision weights kept as they
 ///   are (Whisper's are float16 on disk, so they are exactly float32's
 ///   values) in half float32's memory, multiplied in float32: the same
 ///   transcripts up to the order of the sums.
@@ -39,8 +39,10 @@ public enum ComputeType: String, Sendable, Hashable, CaseIterable {
         }
     }
 
-    /// What models load with unless told otherwise.
-    public static let `default`: ComputeType = .float32
+    /// What models load with unless told otherwise: half weights, as
+    /// accurate as float32 (the same corpus WER, 13.59% English) in half
+    /// its weight memory and a little faster (decoder steps read half the bytes).
+    public static let `default`: ComputeType = .float16Weights
 }
 
 /// How a load keeps a linear layer's weight matrix when not as float.
