@@ -3,14 +3,14 @@
 /// Every linear layer's weights and the token embeddings take the form the
 /// type names; convolutions, positions, norms and attention run in float32
 /// whatever it is. Figures in Benchmarks/RESULTS.md ("Weights in half
-/// precision and in int8 with float activations").
+/// precision, and in int8 with float activations").
 ///
 /// - `float32`: the weights widened to float, sgemm: faster-whisper's
 ///   `float32`, the reference.
-/// - `float16Weights` (the default): the checkpoint's half-precision weights kept as they
-///   are (Whisper's are float16 on disk, so they are exactly float32's
-///   values) in half float32's memory, multiplied in float32: the same
-///   transcripts up to the order of the sums.
+/// - `float16Weights` (the default): the checkpoint's half-precision
+///   weights kept as they are (Whisper's are float16 on disk, so they are
+///   exactly float32's values) in half float32's memory, multiplied in
+///   float32: the same transcripts up to the order of the sums.
 /// - `int8Weights`: weights quantized to int8 at load (one scale per output
 ///   row), activations and sums float: a quarter of float32's memory, at the
 ///   cost of the weights' rounding.
