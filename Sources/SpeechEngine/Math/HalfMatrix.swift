@@ -1,4 +1,3 @@
-import CBLAS
 import CFloat16
 import CSpeechKernels
 import Foundation
@@ -30,9 +29,8 @@ struct HalfMatrix: Sendable {
     /// `output = input · Wᵀ (+ bias)` in float32. Up to
     /// `Linear.rowsThroughGEMV` rows (decoder steps) the few-row kernel widens
     /// each weight once per call and dots every row with it from cache;
-    /// longer inputs (encoder windows, prompts) widen a panel of rows at a
-    /// time and hand it to sgemm. Threads split the outputs, so every weight
-    /// is read from memory once per call.
+    /// longer inputs (encoder windows, prompts) go through ``PanelProduct``.
+    /// Threads split the outputs, so every weight is read from memory once per call.
     /// - Shape: `input` is `[rows, inCount]`, `output` `[rows, outCount]`;
     ///   `bias` is empty or `[outCount]`.
     func multiply(_ input: UnsafePointer<Float>, rows: Int, bias: [Float], into output: UnsafeMutablePointer<Float>,
@@ -53,33 +51,13 @@ struct HalfMatrix: Sendable {
                     }
                     return
                 }
-                if let biasPointer {
-                    for row in 0..<rows { (output + row * outCount).update(from: biasPointer, count: outCount) }
-                } else {
-                    output.update(repeating: 0, count: rows * outCount)
-                }
-                let panelRows = Self.panelRows(inCount: inCount)
-                let parts = min(ComputeThreads.current, max(1, outCount / panelRows))
-                ComputeThreads.split(into: parts) { part in
-                    let end = (part + 1) * outCount / parts
-                    let panel = UnsafeMutablePointer<Float>.allocate(capacity: panelRows * inCount)
-                    defer { panel.deallocate() }
-                    var first = part * outCount / parts
-                    while first < end {
-                        let width = min(panelRows, end - first)
-                        cf16_to_f32(w.baseAddress! + first * inCount, panel, width * inCount)
-                        BLAS.sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, Int32(rows), Int32(width), Int32(inCount),
-                                   1, input, Int32(inCount), panel, Int32(inCount), 1, output + first, Int32(outCount))
-                        first += width
-                    }
+                PanelProduct.multiply(input, rows: rows, inCount: inCount, outCount: outCount, bias: biasPointer,
+                                      alignment: 1, into: output) { first, count, panel in
+                    cf16_to_f32(w.baseAddress! + first * inCount, panel, count * inCount)
                 }
             }
         }
     }
-
-    /// Output rows per float panel: about 1 MB of float, wide enough for
-    /// sgemm to run at speed and small beside the weights.
-    static func panelRows(inCount: Int) -> Int { max(16, (1 << 18) / inCount) }
 
     /// Bytes this matrix holds.
     var byteCount: Int { 2 * bits.count }

@@ -127,9 +127,7 @@ struct QuantizedMatrix: Sendable {
     /// Float activations against dequantized weights. Up to
     /// `Linear.rowsThroughGEMV` rows (decoder steps) the fused kernel reads
     /// each int8 weight once per row from cache; longer inputs (encoder
-    /// windows, prompts) dequantize a panel of rows at a time and hand it to
-    /// sgemm, so the products run at sgemm's speed and the panel, not the
-    /// float matrix, is all that is ever held as float.
+    /// windows, prompts) go through ``PanelProduct``.
     private func multiplyInFloat(_ input: UnsafePointer<Float>, rows: Int, bias: [Float],
                                  into output: UnsafeMutablePointer<Float>, path: KernelPath) {
         let blocks = Int(sk_padded_out(Int32(outCount))) / 16
@@ -146,36 +144,15 @@ struct QuantizedMatrix: Sendable {
                         }
                         return
                     }
-                    if let biasPointer {
-                        for row in 0..<rows { (output + row * outCount).update(from: biasPointer, count: outCount) }
-                    } else {
-                        output.update(repeating: 0, count: rows * outCount)
-                    }
-                    let panelBlocks = Self.panelBlocks(inCount: inCount)
-                    ComputeThreads.split(into: parts) { part in
-                        let end = (part + 1) * blocks / parts
-                        let panel = UnsafeMutablePointer<Float>.allocate(capacity: panelBlocks * 16 * inCount)
-                        defer { panel.deallocate() }
-                        var block = part * blocks / parts
-                        while block < end {
-                            let last = min(block + panelBlocks, end)
-                            let width = min(last * 16, outCount) - block * 16
-                            sk_unpack_blocks(p.baseAddress!, ws.baseAddress!, Int32(inCount), Int32(outCount),
-                                             Int32(block), Int32(last), panel)
-                            BLAS.sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, Int32(rows), Int32(width),
-                                       Int32(inCount), 1, input, Int32(inCount), panel, Int32(inCount), 1,
-                                       output + block * 16, Int32(outCount))
-                            block = last
-                        }
+                    PanelProduct.multiply(input, rows: rows, inCount: inCount, outCount: outCount, bias: biasPointer,
+                                          alignment: 16, into: output) { first, count, panel in
+                        sk_unpack_blocks(p.baseAddress!, ws.baseAddress!, Int32(inCount), Int32(outCount),
+                                         Int32(first / 16), Int32((first + count + 15) / 16), panel)
                     }
                 }
             }
         }
     }
-
-    /// 16-row blocks per float panel: about 1 MB of float, so a panel is
-    /// wide enough for sgemm to run at speed and small beside the weights.
-    static func panelBlocks(inCount: Int) -> Int { max(1, (1 << 18) / (16 * inCount)) }
 
     /// Bytes this matrix holds (weights, scales, sums).
     var byteCount: Int { packed.count + 4 * scales.count + 4 * sums.count }

@@ -24,11 +24,9 @@ import Testing
     @Test(arguments: cases)
     func matchesSgemmOverTheWidenedWeights(_ shape: Case) {
         let (rows, inCount, outCount) = (shape.rows, shape.inCount, shape.outCount)
-        var input = QuantizedMatrixTests.random(rows * inCount, seed: 11)
-        for r in 0..<rows { input[r * inCount + (r % inCount)] *= 6 }
-        let bits = Self.halves(outCount * inCount, seed: 12, scale: 0.2)
+        let (input, weight, bias) = QuantizedMatrixTests.data(shape)
+        let bits = weight.map { Float16($0).bitPattern }
         let widened = bits.map { Float(Float16(bitPattern: $0)) }
-        let bias = QuantizedMatrixTests.random(outCount, seed: 13)
         let matrix = HalfMatrix(bits: bits, outCount: outCount, inCount: inCount)
         let expected = Linear(weight: widened, bias: bias, inCount: inCount, outCount: outCount)(input, rows: rows)
         let magnitude = Linear(weight: widened.map(abs), bias: [], inCount: inCount, outCount: outCount)(
@@ -79,12 +77,8 @@ import Testing
 
     static func multiply(_ matrix: HalfMatrix, _ input: [Float], rows: Int, bias: [Float],
                          vectorized: Bool) -> [Float] {
-        var output = [Float](repeating: .nan, count: rows * matrix.outCount)
-        input.withUnsafeBufferPointer { x in
-            output.withUnsafeMutableBufferPointer { y in
-                matrix.multiply(x.baseAddress!, rows: rows, bias: bias, into: y.baseAddress!, vectorized: vectorized)
-            }
+        product(input, outCount: matrix.outCount, rows: rows) {
+            matrix.multiply($0, rows: rows, bias: bias, into: $1, vectorized: vectorized)
         }
-        return output
     }
 }

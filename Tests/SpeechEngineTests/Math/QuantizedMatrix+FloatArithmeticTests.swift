@@ -12,7 +12,7 @@ import Testing
 
     /// The integer suite's shapes, plus row counts either side of the
     /// few-row kernel's limit (8 and 9) and one past the panel width
-    /// (`panelBlocks` is 32 blocks at 512 inputs: 2048 outputs take 4 panels).
+    /// (`PanelProduct.panelRows` is 512 rows at 512 inputs: 2048 outputs take 4 panels).
     static let cases = QuantizedMatrixTests.cases + [
         Case(rows: 8, inCount: 512, outCount: 2048), Case(rows: 9, inCount: 512, outCount: 2048),
         Case(rows: 40, inCount: 384, outCount: 1157),
@@ -25,10 +25,7 @@ import Testing
     @Test(arguments: cases)
     func everyPathMatchesSgemmOverTheDequantizedWeights(_ shape: Case) {
         let (rows, inCount, outCount) = (shape.rows, shape.inCount, shape.outCount)
-        var input = QuantizedMatrixTests.random(rows * inCount, seed: 11)
-        for r in 0..<rows { input[r * inCount + (r % inCount)] *= 6 }
-        let weight = QuantizedMatrixTests.random(outCount * inCount, seed: 12, scale: 0.2)
-        let bias = QuantizedMatrixTests.random(outCount, seed: 13)
+        let (input, weight, bias) = QuantizedMatrixTests.data(shape)
         let matrix = QuantizedMatrix(weight: weight, outCount: outCount, inCount: inCount, arithmetic: .float)
 
         var dequantized = [Float](repeating: 0, count: outCount * inCount)
@@ -45,7 +42,7 @@ import Testing
         for path in Self.paths {
             for threads in [1, 2] {
                 let output = ComputeThreads.with(threads) {
-                    Self.multiply(matrix, input, rows: rows, bias: bias, path: path)
+                    QuantizedMatrixTests.multiply(matrix, input, rows: rows, bias: bias, path: path)
                 }
                 var offRounding = 0, offQuantization = 0
                 for r in 0..<rows {
@@ -81,7 +78,7 @@ import Testing
                 }
             }
             #expect(output.allSatisfy { $0.isFinite }, "\(path)")
-            #expect(output == Self.multiply(matrix, input, rows: rows, bias: [], path: path), "\(path)")
+            #expect(output == QuantizedMatrixTests.multiply(matrix, input, rows: rows, bias: [], path: path), "\(path)")
         }
     }
 
@@ -107,16 +104,5 @@ import Testing
                 }
             }
         }
-    }
-
-    static func multiply(_ matrix: QuantizedMatrix, _ input: [Float], rows: Int, bias: [Float],
-                         path: KernelPath) -> [Float] {
-        var output = [Float](repeating: .nan, count: rows * matrix.outCount)
-        input.withUnsafeBufferPointer { x in
-            output.withUnsafeMutableBufferPointer { y in
-                matrix.multiply(x.baseAddress!, rows: rows, bias: bias, into: y.baseAddress!, path: path)
-            }
-        }
-        return output
     }
 }

@@ -43,6 +43,14 @@ import Testing
         }
     }
 
+    /// A case's operands: activations with an outlier column, as real hidden
+    /// states have, weights of a layer's magnitude, and a bias.
+    static func data(_ shape: Case) -> (input: [Float], weight: [Float], bias: [Float]) {
+        var input = random(shape.rows * shape.inCount, seed: 11)
+        for r in 0..<shape.rows { input[r * shape.inCount + (r % shape.inCount)] *= 6 }
+        return (input, random(shape.outCount * shape.inCount, seed: 12, scale: 0.2), random(shape.outCount, seed: 13))
+    }
+
     /// Per row of a `[count, width]` matrix: the largest magnitude and the sum of magnitudes.
     static func rowMagnitudes(_ m: [Float], count: Int, width: Int) -> (maximum: [Float], sum: [Float]) {
         var maximum = [Float](repeating: 0, count: count), sum = maximum
@@ -81,18 +89,14 @@ import Testing
     @Test(arguments: cases)
     func everyPathMatchesSgemmWithinTheQuantizationBound(_ shape: Case) {
         let (rows, inCount, outCount) = (shape.rows, shape.inCount, shape.outCount)
-        // Activations with an outlier column, as real hidden states have.
-        var input = Self.random(rows * inCount, seed: 11)
-        for r in 0..<rows { input[r * inCount + (r % inCount)] *= 6 }
-        let weight = Self.random(outCount * inCount, seed: 12, scale: 0.2)
-        let bias = Self.random(outCount, seed: 13)
+        let (input, weight, bias) = Self.data(shape)
         let reference = Linear(weight: weight, bias: bias, inCount: inCount, outCount: outCount)(input, rows: rows)
         let bound = Self.bound(input, rows: rows, weight, outCount: outCount, inCount: inCount)
         let matrix = QuantizedMatrix(weight: weight, outCount: outCount, inCount: inCount)
         var results: [KernelPath: [Float]] = [:]
         for path in Self.paths {
             for threads in [1, 2] {
-                let output = ComputeThreads.with(threads) { multiply(matrix, input, rows: rows, bias: bias, path: path) }
+                let output = ComputeThreads.with(threads) { Self.multiply(matrix, input, rows: rows, bias: bias, path: path) }
                 var outside = 0
                 var squaredError: Double = 0, squaredReference: Double = 0
                 for i in output.indices {
@@ -123,7 +127,7 @@ import Testing
         let bias = Self.random(outCount, seed: 23)
         let matrix = QuantizedMatrix(weight: weight, outCount: outCount, inCount: inCount)
         for path in Self.paths {
-            let output = multiply(matrix, input, rows: rows, bias: bias, path: path)
+            let output = Self.multiply(matrix, input, rows: rows, bias: bias, path: path)
             #expect(output.allSatisfy { $0.isFinite })
             #expect((0..<outCount).allSatisfy { output[outCount + $0] == bias[$0] }, "\(path): zero row")
             #expect((0..<rows).allSatisfy { output[$0 * outCount + 5] == bias[5] }, "\(path): zero weights")
@@ -160,15 +164,11 @@ import Testing
         }
     }
 
-    private func multiply(_ matrix: QuantizedMatrix, _ input: [Float], rows: Int, bias: [Float],
-                          path: KernelPath) -> [Float] {
-        var output = [Float](repeating: .nan, count: rows * matrix.outCount)
-        input.withUnsafeBufferPointer { x in
-            output.withUnsafeMutableBufferPointer { y in
-                matrix.multiply(x.baseAddress!, rows: rows, bias: bias, into: y.baseAddress!, path: path)
-            }
+    static func multiply(_ matrix: QuantizedMatrix, _ input: [Float], rows: Int, bias: [Float],
+                         path: KernelPath) -> [Float] {
+        product(input, outCount: matrix.outCount, rows: rows) {
+            matrix.multiply($0, rows: rows, bias: bias, into: $1, path: path)
         }
-        return output
     }
 }
 

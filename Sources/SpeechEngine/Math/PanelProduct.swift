@@ -1,0 +1,50 @@
+import CBLAS
+import Foundation
+
+/// `output = input · Wᵀ (+ bias)` for weights kept in a compact form (half,
+/// int8) over many input rows (encoder windows, prompts): a panel of output
+/// rows at a time is widened to float and handed to sgemm, so the products
+/// run at sgemm's speed and a panel, never the float matrix, is all that is
+/// held as float. Threads split the output rows in whole `alignment` units
+/// (the int8 layout's 16-row blocks), each with a panel of its own.
+enum PanelProduct {
+    /// Float per panel: about 1 MB, wide enough for sgemm to run at speed
+    /// and small beside the weights.
+    static let panelFloats = 1 << 18
+
+    /// Output rows per panel for `inCount` inputs: a multiple of `alignment`.
+    static func panelRows(inCount: Int, alignment: Int) -> Int {
+        max(1, panelFloats / (alignment * inCount)) * alignment
+    }
+
+    /// - Parameter widen: writes output rows `first ..< first + count` of the
+    ///   weights as float, `[count, inCount]`, into the panel; called from
+    ///   several threads at once, on disjoint rows.
+    /// - Shape: `input` is `[rows, inCount]`, `output` `[rows, outCount]`,
+    ///   `bias` nil or `[outCount]`.
+    static func multiply(_ input: UnsafePointer<Float>, rows: Int, inCount: Int, outCount: Int,
+                         bias: UnsafePointer<Float>?, alignment: Int, into output: UnsafeMutablePointer<Float>,
+                         widen: (_ first: Int, _ count: Int, _ panel: UnsafeMutablePointer<Float>) -> Void) {
+        if let bias {
+            for row in 0..<rows { (output + row * outCount).update(from: bias, count: outCount) }
+        } else {
+            output.update(repeating: 0, count: rows * outCount)
+        }
+        let panelRows = panelRows(inCount: inCount, alignment: alignment)
+        let units = (outCount + alignment - 1) / alignment
+        let parts = min(ComputeThreads.current, max(1, outCount / panelRows))
+        ComputeThreads.split(into: parts) { part in
+            let end = min((part + 1) * units / parts * alignment, outCount)
+            let panel = UnsafeMutablePointer<Float>.allocate(capacity: panelRows * inCount)
+            defer { panel.deallocate() }
+            var first = part * units / parts * alignment
+            while first < end {
+                let count = min(panelRows, end - first)
+                widen(first, count, panel)
+                BLAS.sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, Int32(rows), Int32(count), Int32(inCount),
+                           1, input, Int32(inCount), panel, Int32(inCount), 1, output + first, Int32(outCount))
+                first += count
+            }
+        }
+    }
+}
