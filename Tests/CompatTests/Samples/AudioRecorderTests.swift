@@ -1,23 +1,11 @@
 import AVFoundation
 import Foundation
+import TestSupport
 import Testing
 
 /// Runs the AudioRecorder sample as a program, exactly as a user would, with
 /// the ALSA `file`-plugin microphone chosen through the environment.
 @Suite struct AudioRecorderTests {
-    /// The built sample, next to the test binary in the build folder.
-    private func recorderExecutable() throws -> URL {
-        let testBinary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-        var folder = testBinary.deletingLastPathComponent()
-        for _ in 0..<4 {
-            let candidate = folder.appendingPathComponent("AudioRecorder")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-            folder.deleteLastPathComponent()
-        }
-        throw NSError(domain: "AudioRecorderTests", code: 1, userInfo: [NSLocalizedDescriptionKey:
-            "AudioRecorder was not built next to \(testBinary.path); run `swift build --product AudioRecorder` first."])
-    }
-
     private func run(_ executable: URL, _ arguments: [String], environment: [String: String]) throws
         -> (status: Int32, output: String, error: String) {
         let process = Process()
@@ -38,7 +26,7 @@ import Testing
         let microphone = try FileMicrophone(clip: AudioSignals.corpusClip("audio/pocketsphinx/ps_cards_002.wav"))
         defer { microphone.remove() }
         let output = microphone.directory.appendingPathComponent("recording.wav")
-        let result = try run(try recorderExecutable(), [output.path, "2.5"], environment: [
+        let result = try run(try BuiltProducts.executable("AudioRecorder"), [output.path, "2.5"], environment: [
             "SPEECHCOMPAT_ALSA_DEVICE": microphone.deviceName,
             "SPEECHCOMPAT_ALSA_CONFIG": microphone.configurationURL.path,
         ])
@@ -54,7 +42,7 @@ import Testing
     }
 
     @Test func reportsAMissingMicrophoneAndBadArguments() throws {
-        let executable = try recorderExecutable()
+        let executable = try BuiltProducts.executable("AudioRecorder")
         let directory = try AudioSignals.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let missing = try run(executable, [directory.appendingPathComponent("x.wav").path, "0.2"],

@@ -1,5 +1,6 @@
 import Foundation
 import SpeechMigration
+import TestSupport
 
 /// Runs a guide example or sample program, built next to the test binary,
 /// and reads what it printed.
@@ -38,16 +39,7 @@ struct ExampleProgram {
     var name: String
 
     /// The built program, next to the test binary in the build folder.
-    func executable() throws -> URL {
-        let testBinary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-        var folder = testBinary.deletingLastPathComponent()
-        for _ in 0..<4 {
-            let candidate = folder.appendingPathComponent(name)
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-            folder.deleteLastPathComponent()
-        }
-        throw MigrationError(.misuse, "\(name) was not built next to \(testBinary.path); run `swift build --product \(name)`.")
-    }
+    func executable() throws -> URL { try BuiltProducts.executable(name) }
 
     /// Runs the program with `arguments` and extra environment variables;
     /// with `timeoutSeconds`, a run still going then is killed (`timedOut`).

@@ -1,21 +1,11 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `speech bench --against` runs each configuration in a child process; when
 /// `speech` is stopped, the child must stop too, not run on orphaned.
 @Suite("BenchmarkProcess")
 struct BenchmarkProcessTests {
-    /// The `speech` program built next to this test binary.
-    static func speechExecutable() throws -> URL {
-        var folder = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
-        for _ in 0..<4 {
-            let candidate = folder.appendingPathComponent("speech")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-            folder.deleteLastPathComponent()
-        }
-        throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: "speech (run `swift build --product speech`)"])
-    }
-
     /// The children of `pid` (all its threads'), from /proc.
     static func children(of pid: Int32) -> [Int32] {
         let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
@@ -35,7 +25,7 @@ struct BenchmarkProcessTests {
 
     @Test(arguments: [SIGTERM, SIGINT])
     func stoppingSpeechStopsTheRunInProgress(signal: Int32) throws {
-        let speech = try Self.speechExecutable()
+        let speech = try BuiltProducts.executable("speech")
         let audio = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .appendingPathComponent("../../../../shared/corpus/audio/librispeech-dev-clean/1272-128104-0004_8k.wav")
             .standardized // 29 s: a debug build's run of it lasts far longer than the checks below wait
