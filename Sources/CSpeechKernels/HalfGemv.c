@@ -62,13 +62,8 @@ static void dot_avx2(const float *x, int rows, int x_stride, const float *w, int
 }
 #endif
 
-int sk_half_gemv_vectorized(void) {
-#if defined(__x86_64__) || defined(__i386__)
-    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-#else
-    return 0;
-#endif
-}
+// The same instructions as the int8-weights kernel's vector form.
+int sk_half_gemv_vectorized(void) { return sk_float_gemv_supported(SK_PATH_AVX2); }
 
 void sk_gemv_f16(int vectorized, const uint16_t *w, const float *x, int rows, int in_count, const float *bias,
                  int first, int last, float *out, int out_stride) {

@@ -73,12 +73,8 @@ struct Linear: Sendable {
         case .half(let matrix):
             matrix.multiply(input, rows: rows, bias: bias, into: output)
         case .float(let weight):
-            if bias.isEmpty {
-                output.update(repeating: 0, count: rows * outCount)
-            } else {
-                bias.withUnsafeBufferPointer { b in
-                    for row in 0..<rows { (output + row * outCount).update(from: b.baseAddress!, count: outCount) }
-                }
+            bias.withUnsafeBufferPointer { b in
+                Self.fill(output, rows: rows, outCount: outCount, bias: bias.isEmpty ? nil : b.baseAddress!)
             }
             weight.withUnsafeBufferPointer { w in
                 Self.multiply(input, rows: rows, weight: w.baseAddress!, outCount: outCount, inCount: inCount,
@@ -105,6 +101,13 @@ struct Linear: Sendable {
         case .half(let matrix): matrix.byteCount + 4 * bias.count
         case .float(let weight): 4 * (weight.count + bias.count)
         }
+    }
+
+    /// Every row of `output` (`[rows, outCount]`) set to `bias`, or to zero
+    /// without one: where a product accumulating into `output` starts.
+    static func fill(_ output: UnsafeMutablePointer<Float>, rows: Int, outCount: Int, bias: UnsafePointer<Float>?) {
+        guard let bias else { return output.update(repeating: 0, count: rows * outCount) }
+        for row in 0..<rows { (output + row * outCount).update(from: bias, count: outCount) }
     }
 
     /// `output += input · weightᵀ` for `[rows, inCount]` input and

@@ -25,11 +25,7 @@ enum PanelProduct {
     static func multiply(_ input: UnsafePointer<Float>, rows: Int, inCount: Int, outCount: Int,
                          bias: UnsafePointer<Float>?, alignment: Int, into output: UnsafeMutablePointer<Float>,
                          widen: (_ first: Int, _ count: Int, _ panel: UnsafeMutablePointer<Float>) -> Void) {
-        if let bias {
-            for row in 0..<rows { (output + row * outCount).update(from: bias, count: outCount) }
-        } else {
-            output.update(repeating: 0, count: rows * outCount)
-        }
+        Linear.fill(output, rows: rows, outCount: outCount, bias: bias)
         let panelRows = panelRows(inCount: inCount, alignment: alignment)
         let units = (outCount + alignment - 1) / alignment
         let parts = min(ComputeThreads.current, max(1, outCount / panelRows))

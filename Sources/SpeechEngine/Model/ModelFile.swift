@@ -174,30 +174,34 @@ struct ModelFile {
         return matrix
     }
 
-    /// Reads a float16 `[rows, columns]` matrix keeping its bits, checking
-    /// each piece is finite through one reusable float buffer.
+    /// Reads a float16 `[rows, columns]` matrix keeping its bits, a piece at
+    /// a time, checking the bits themselves for Inf and NaN.
     private static func readHalf(name: String, shape: [Int], from reader: inout ChunkedReader) throws -> HalfMatrix {
         let (rows, columns) = (shape[0], shape[1])
         let piece = max(1, ChunkedReader.chunkSize / (2 * columns))
-        var scratch = [Float](repeating: 0, count: min(piece, rows) * columns)
         var bits = [UInt16](repeating: 0, count: rows * columns)
         var first = 0
         while first < rows {
             let n = min(piece, rows - first)
-            let finite = try scratch.withUnsafeMutableBufferPointer { buffer in
-                let slice = UnsafeMutableBufferPointer(rebasing: buffer[0..<(n * columns)])
-                return try reader.withBytes(n * columns * 2) { raw in
-                    bits.withUnsafeMutableBytes { target in
-                        UnsafeMutableRawBufferPointer(rebasing: target[(first * columns * 2)...]).copyMemory(from: raw)
-                    }
-                    convert(raw, into: slice, dtype: .f16)
-                    return allFinite(UnsafeBufferPointer(slice))
+            let finite = try reader.withBytes(n * columns * 2) { raw in
+                bits.withUnsafeMutableBufferPointer { target in
+                    let slice = UnsafeMutableBufferPointer(rebasing: target[(first * columns)..<((first + n) * columns)])
+                    UnsafeMutableRawBufferPointer(slice).copyMemory(from: raw)
+                    return allFinite(halves: UnsafeBufferPointer(slice))
                 }
             }
             if !finite { throw reader.malformed("variable \(name) holds Inf or NaN values") }
             first += n
         }
         return HalfMatrix(bits: bits, outCount: rows, inCount: columns)
+    }
+
+    /// Whether every IEEE binary16 value is finite: Inf and NaN are the
+    /// patterns whose exponent bits are all ones (a branch-free count).
+    static func allFinite(halves: UnsafeBufferPointer<UInt16>) -> Bool {
+        var nonFinite = 0
+        for value in halves { nonFinite &+= value & 0x7C00 == 0x7C00 ? 1 : 0 }
+        return nonFinite == 0
     }
 
     /// Whether every value is finite; `0 * x` is NaN exactly for Inf and NaN,

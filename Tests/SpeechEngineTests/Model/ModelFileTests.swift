@@ -75,6 +75,26 @@ import Testing
         #expect(throws: EngineError.self) { _ = try again.take("m/half", shape: [2, 3]) }
     }
 
+    /// A half matrix keeps its bits unconverted, so its Inf and NaN checks
+    /// run on the bits: each is refused, naming the variable; the largest
+    /// finite half is not.
+    @Test(arguments: [Float.infinity, -Float.infinity, Float.nan])
+    func halfFormRefusesNonFiniteWeights(_ bad: Float) throws {
+        for (value, refused) in [(bad, true), (Float(65504), false)] {
+            var writer = ModelFileWriter()
+            writer.add("m/half", shape: [3, 2], f16: [0.5, -1, 2, value, 0, 1])
+            let url = try writer.write()
+            defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+            do {
+                _ = try ModelFile(contentsOf: url, storing: { _, _ in .half })
+                #expect(!refused, "\(value) was accepted")
+            } catch let error as EngineError {
+                #expect(refused, "\(value) was refused: \(error.message)")
+                #expect(error.code == .invalidModelFile && error.message.contains("m/half"))
+            }
+        }
+    }
+
     /// The tiny checkpoint (fp16 embeddings, fp32 layers, as `TinyWhisper`
     /// writes it) loaded with half weights: the embeddings stay half, the
     /// fp32 layers float, and the decoder's logits (the embeddings' lookups
