@@ -30,13 +30,8 @@ struct BenchmarkProcess: Sendable {
         let output = Pipe()
         process.standardOutput = output
         process.standardInput = FileHandle.nullDevice
-        RunningChild.shared.adopt(process)
+        try RunningChild.shared.launch(process, command: command[0])
         defer { RunningChild.shared.release(process) }
-        do {
-            try process.run()
-        } catch {
-            throw BenchmarkError("Could not start \(command[0]): \(error.localizedDescription).")
-        }
         // Read before waiting: a full pipe would block the child.
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
@@ -57,26 +52,32 @@ struct BenchmarkProcess: Sendable {
 /// would hold a core for minutes and skew whatever is measured next.
 final class RunningChild: @unchecked Sendable {
     static let shared = RunningChild()
-    static let signals: [Int32] = [SIGINT, SIGTERM, SIGHUP]
 
-    // `process` and `stopping` are guarded by `lock`; `sources` is written once, in init.
+    // `process` and `stopping` are guarded by `lock`; `watch` is written once, in init.
     private let lock = NSLock()
     private var process: Process?
     private var stopping = false
-    private var sources: [any DispatchSourceSignal] = []
+    private var watch: SignalWatch?
 
     private init() {
-        for number in Self.signals {
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { [weak self] in self?.stop(forwarding: number) }
-            source.resume()
-            sources.append(source)
-        }
+        watch = SignalWatch([SIGINT, SIGTERM, SIGHUP]) { [weak self] number in self?.stop(forwarding: number) }
     }
 
-    func adopt(_ process: Process) {
-        lock.withLock { self.process = process }
+    /// Starts `process` under the lock, so that a stop signal is handled
+    /// either before the child exists (it is never started) or after
+    /// Foundation knows its pid — never in between, where the child would
+    /// already run but `stop` could not yet see it, and would be orphaned.
+    func launch(_ process: Process, command: String) throws(BenchmarkError) {
+        let started: Result<Void, any Error> = lock.withLock {
+            guard !stopping else { return .success(()) }
+            self.process = process
+            return Result { try process.run() }
+        }
+        if case .failure(let error) = started {
+            release(process)
+            throw BenchmarkError("Could not start \(command): \(error.localizedDescription).")
+        }
+        waitIfStopping()
     }
 
     func release(_ process: Process) {

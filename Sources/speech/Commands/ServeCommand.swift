@@ -115,20 +115,14 @@ struct ServeCommand: SpeechCommand {
 /// SIGINT and SIGTERM as one awaitable event (the default handlers would
 /// kill the process mid-request).
 final class ShutdownSignal: @unchecked Sendable {
-    // `sources` is written once in init; `continuation`/`received` are guarded by `lock`.
+    // `watch` is written once in init; `continuation`/`received` are guarded by `lock`.
     private let lock = NSLock()
-    private var sources: [any DispatchSourceSignal] = []
+    private var watch: SignalWatch?
     private var continuation: CheckedContinuation<String, Never>?
     private var received: String?
 
     init() {
-        for (number, name) in [(SIGINT, "SIGINT"), (SIGTERM, "SIGTERM")] {
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { [weak self] in self?.deliver(name) }
-            source.resume()
-            sources.append(source)
-        }
+        watch = SignalWatch([SIGINT, SIGTERM]) { [weak self] number in self?.deliver(SignalWatch.name(of: number)) }
     }
 
     /// Waits for the first signal and returns its name.
