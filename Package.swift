@@ -117,6 +117,10 @@ let package = Package(
         .executableTarget(name: "SpeechSoak", dependencies: ["Speech", "CMalloc"], path: "Benchmarks/Soak",
                           exclude: ["run.sh"], swiftSettings: swift6),
 
+        // Many recognitions at once through one face against the same one after another.
+        .executableTarget(name: "SpeechConcurrency", dependencies: ["Speech"], path: "Benchmarks/Concurrency",
+                          swiftSettings: swift6),
+
         // MARK: Migration guide examples (each: a before and an after half, run by SpeechMigrationTests)
         .executableTarget(name: "GuideRecognizerToAnalyzer", dependencies: ["Speech"],
                           path: "MigrationGuide/Examples/RecognizerToAnalyzer", swiftSettings: swift6),

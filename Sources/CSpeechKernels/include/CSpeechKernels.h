@@ -96,4 +96,24 @@ int sk_half_gemv_vectorized(void);
 void sk_gemv_f16(int vectorized, const uint16_t *w, const float *x, int rows, int in_count, const float *bias,
                  int first, int last, float *out, int out_stride);
 
+// Attention over keys and values kept in half precision (the decoder's
+// cross-attention cache), float32 arithmetic.
+
+/// Head width the half-attention kernels take at most.
+#define SK_HALF_ATTENTION_MAX_WIDTH 256
+
+/// Whether the half-attention kernels have their AVX2+FMA+F16C form for heads of `width`.
+int sk_half_attention_vectorized(int width);
+
+/// `scores[r * key_count + j] = scale · Σ_d q[r * q_stride + d] · k[j * k_stride + d]`
+/// for `rows` query rows and `key_count` half key rows of `width` (≤
+/// SK_HALF_ATTENTION_MAX_WIDTH) values. `vectorized` 0 forces the portable form.
+void sk_attention_scores_f16(int vectorized, const uint16_t *k, int k_stride, int key_count, int width,
+                             const float *q, int q_stride, int rows, float scale, float *scores);
+
+/// `out[r * out_stride + d] = Σ_j p[r * key_count + j] · v[j * v_stride + d]`:
+/// attention weights `p` (`[rows][key_count]`) applied to half value rows.
+void sk_attention_sums_f16(int vectorized, const uint16_t *v, int v_stride, int key_count, int width,
+                           const float *p, int rows, float *out, int out_stride);
+
 #endif

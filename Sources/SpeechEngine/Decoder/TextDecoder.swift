@@ -7,6 +7,9 @@ import CBLAS
 struct TextDecoder: Sendable {
     let weights: DecoderWeights
     let dimensions: ModelDimensions
+    /// Whether cross-attention keys and values are kept in half precision
+    /// (every compute type but `float32`, the float reference).
+    var crossAttentionInHalf = false
 
     /// Cross-attention raw scores `q·kᵀ/√d` of selected heads, captured for
     /// word alignment. - Shape: per head `[tokenCount, positionCount]`.
@@ -20,30 +23,14 @@ struct TextDecoder: Sendable {
                            capacity: dimensions.textContext, sequenceCount: sequenceCount)
     }
 
-    /// Projects the encoder output into every layer's cross-attention keys and values.
+    /// Projects the encoder output into every layer's cross-attention keys
+    /// and values (in half unless `crossAttentionInHalf` is off).
     /// - Shape: `features` is `[positionCount, width]`.
     func crossAttentionCache(features: [Float], positionCount: Int) -> CrossAttentionCache {
-        let w = dimensions.width
-        var keys: [[Float]] = []
-        var values: [[Float]] = []
-        for block in weights.blocks {
-            let kv = block.crossKeyValue(features, rows: positionCount)
-            var k = [Float](repeating: 0, count: positionCount * w)
-            var v = k
-            kv.withUnsafeBufferPointer { src in
-                k.withUnsafeMutableBufferPointer { kd in
-                    v.withUnsafeMutableBufferPointer { vd in
-                        for row in 0..<positionCount {
-                            (kd.baseAddress! + row * w).update(from: src.baseAddress! + row * 2 * w, count: w)
-                            (vd.baseAddress! + row * w).update(from: src.baseAddress! + row * 2 * w + w, count: w)
-                        }
-                    }
-                }
-            }
-            keys.append(k)
-            values.append(v)
+        CrossAttentionCache(layerCount: weights.blocks.count, positionCount: positionCount,
+                            width: dimensions.width, inHalf: crossAttentionInHalf) { layer in
+            weights.blocks[layer].crossKeyValue(features, rows: positionCount)
         }
-        return CrossAttentionCache(keys: keys, values: values, positionCount: positionCount)
     }
 
     /// Runs `tokens[s]` for every sequence `s` (all the same length) at the
@@ -203,18 +190,37 @@ struct TextDecoder: Sendable {
         let capturedHeads = capture?.heads.filter { $0.layer == layer }.map(\.head) ?? []
         var captured = [Float](repeating: 0, count: capturedHeads.count * rows * positions)
         query.withUnsafeBufferPointer { q in
-            cross.keys[layer].withUnsafeBufferPointer { k in
-                cross.values[layer].withUnsafeBufferPointer { v in
-                    output.withUnsafeMutableBufferPointer { out in
-                        captured.withUnsafeMutableBufferPointer { raw in
-                            AttentionHead.forEachHead(count: d.headCount, scoresPerHead: rows * positions) { h, scores in
-                                let offset = h * d.headWidth
-                                let rawScores = capturedHeads.firstIndex(of: h).map { raw.baseAddress! + $0 * rows * positions }
-                                head.attend(query: q.baseAddress! + offset, queryStride: w, queryCount: rows,
-                                            key: k.baseAddress! + offset, keyStride: w,
-                                            value: v.baseAddress! + offset, valueStride: w, keyCount: positions,
-                                            causalOffset: nil, scores: scores, rawScores: rawScores,
-                                            output: out.baseAddress! + offset, outputStride: w)
+            output.withUnsafeMutableBufferPointer { out in
+                captured.withUnsafeMutableBufferPointer { raw in
+                    func eachHead(_ attend: (_ head: Int, _ offset: Int, _ scores: UnsafeMutablePointer<Float>,
+                                             _ rawScores: UnsafeMutablePointer<Float>?) -> Void) {
+                        AttentionHead.forEachHead(count: d.headCount, scoresPerHead: rows * positions) { h, scores in
+                            let rawScores = capturedHeads.firstIndex(of: h).map { raw.baseAddress! + $0 * rows * positions }
+                            attend(h, h * d.headWidth, scores, rawScores)
+                        }
+                    }
+                    switch cross.storage {
+                    case .float(let keys, let values):
+                        keys[layer].withUnsafeBufferPointer { k in
+                            values[layer].withUnsafeBufferPointer { v in
+                                eachHead { _, offset, scores, rawScores in
+                                    head.attend(query: q.baseAddress! + offset, queryStride: w, queryCount: rows,
+                                                key: k.baseAddress! + offset, keyStride: w,
+                                                value: v.baseAddress! + offset, valueStride: w, keyCount: positions,
+                                                causalOffset: nil, scores: scores, rawScores: rawScores,
+                                                output: out.baseAddress! + offset, outputStride: w)
+                                }
+                            }
+                        }
+                    case .half(let keys, let values):
+                        keys[layer].withUnsafeBufferPointer { k in
+                            values[layer].withUnsafeBufferPointer { v in
+                                eachHead { _, offset, scores, rawScores in
+                                    head.attend(query: q.baseAddress! + offset, queryStride: w, queryCount: rows,
+                                                halfKey: k.baseAddress! + offset, halfValue: v.baseAddress! + offset,
+                                                stride: w, keyCount: positions, scores: scores, rawScores: rawScores,
+                                                output: out.baseAddress! + offset, outputStride: w)
+                                }
                             }
                         }
                     }

@@ -1,4 +1,6 @@
 import CBLAS
+import CFloat16
+import CSpeechKernels
 
 /// Scaled dot-product attention for one head over strided row-major views.
 ///
@@ -79,6 +81,45 @@ struct AttentionHead {
                 }
             }
         }
+    }
+
+    /// `attend` without a causal mask over keys and values kept in half
+    /// precision (the cross-attention cache), in float32 arithmetic. Decoder
+    /// steps (up to `Linear.rowsThroughGEMV` rows) run the half kernels,
+    /// which widen each key and value row once for all rows; longer inputs
+    /// (prompts) widen this head's keys and values and take the float path.
+    /// `vectorized` false forces the kernels' portable form (tests).
+    func attend(query: UnsafePointer<Float>, queryStride: Int, queryCount: Int,
+                halfKey key: UnsafePointer<UInt16>, halfValue value: UnsafePointer<UInt16>, stride: Int, keyCount: Int,
+                scores: UnsafeMutablePointer<Float>, rawScores: UnsafeMutablePointer<Float>? = nil,
+                output: UnsafeMutablePointer<Float>, outputStride: Int, vectorized: Bool = true) {
+        precondition(headWidth <= Int(SK_HALF_ATTENTION_MAX_WIDTH), "head width beyond the half-attention kernels")
+        guard queryCount <= Linear.rowsThroughGEMV else {
+            var keys = [Float](repeating: 0, count: keyCount * headWidth)
+            var values = keys
+            keys.withUnsafeMutableBufferPointer { k in
+                values.withUnsafeMutableBufferPointer { v in
+                    for j in 0..<keyCount {
+                        cf16_to_f32(key + j * stride, k.baseAddress! + j * headWidth, headWidth)
+                        cf16_to_f32(value + j * stride, v.baseAddress! + j * headWidth, headWidth)
+                    }
+                    attend(query: query, queryStride: queryStride, queryCount: queryCount,
+                           key: k.baseAddress!, keyStride: headWidth, value: v.baseAddress!, valueStride: headWidth,
+                           keyCount: keyCount, causalOffset: nil, scores: scores, rawScores: rawScores,
+                           output: output, outputStride: outputStride)
+                }
+            }
+            return
+        }
+        let vector: Int32 = vectorized ? 1 : 0
+        sk_attention_scores_f16(vector, key, Int32(stride), Int32(keyCount), Int32(headWidth),
+                                query, Int32(queryStride), Int32(queryCount), scale, scores)
+        if let rawScores { rawScores.update(from: scores, count: queryCount * keyCount) }
+        for row in 0..<queryCount {
+            normalize(scores + row * keyCount, row: row, keyCount: keyCount, causalOffset: nil)
+        }
+        sk_attention_sums_f16(vector, value, Int32(stride), Int32(keyCount), Int32(headWidth),
+                              scores, Int32(queryCount), output, Int32(outputStride))
     }
 
     /// Masks keys after the causal limit of query `row`, then softmax.

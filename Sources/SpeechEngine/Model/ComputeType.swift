@@ -2,7 +2,10 @@
 ///
 /// Every linear layer's weights and the token embeddings take the form the
 /// type names; convolutions, positions, norms and attention run in float32
-/// whatever it is. Figures in Benchmarks/RESULTS.md ("Weights in half
+/// whatever it is. Every type but `float32` also keeps the decoder's
+/// cross-attention keys and values (one 30 s window's, 37 MB in float for
+/// whisper-base) in half precision, still multiplied in float32
+/// (`CrossAttentionCache`). Figures in Benchmarks/RESULTS.md ("Weights in half
 /// precision, and in int8 with float activations").
 ///
 /// - `float32`: the weights widened to float, sgemm: faster-whisper's

@@ -35,7 +35,8 @@ public final class WhisperModel: Sendable {
         try config.validate(against: dimensions, url: configURL)
         tokenizer = try BPETokenizer(directory: directory, isMultilingual: dimensions.isMultilingual)
         encoder = AudioEncoder(weights: weights.encoder, dimensions: dimensions)
-        decoder = TextDecoder(weights: weights.decoder, dimensions: dimensions)
+        decoder = TextDecoder(weights: weights.decoder, dimensions: dimensions,
+                              crossAttentionInHalf: computeType != .float32)
     }
 
     /// The checked contents of a `model.bin`.

@@ -9,11 +9,18 @@ extension ComparisonReport {
         let width = outcomes.map(\.path.rawValue.count).max() ?? 6
         for outcome in outcomes {
             let name = outcome.path.rawValue.padding(toLength: width, withPad: " ", startingAt: 0)
-            let body = outcome.error.map { "(\($0)) \(outcome.transcript)" } ?? outcome.transcript
+            let error = outcome.error.map { code in outcome.errorDescription.map { "\(code): \($0)" } ?? code }
+            let body = error.map { "(\($0)) \(outcome.transcript)" } ?? outcome.transcript
             lines.append("  \(name) | \(body)")
         }
+        let failed = Set(outcomes.filter(\.failed).map(\.path))
         for comparison in comparisons {
             lines.append("")
+            // Two empty transcripts "agree"; a failed path has nothing to compare.
+            if let path = [comparison.baseline, comparison.other].first(where: failed.contains) {
+                lines.append("  \(comparison.other.rawValue) vs \(comparison.baseline.rawValue): not compared, \(path.rawValue) failed")
+                continue
+            }
             lines.append(String(format: "  %@ vs %@: WER %.3f", comparison.other.rawValue,
                                 comparison.baseline.rawValue, comparison.wordErrorRate))
             lines.append("    diff: \(comparison.wordDiff.isEmpty ? "(both empty)" : comparison.wordDiff)")

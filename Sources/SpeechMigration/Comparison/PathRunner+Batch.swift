@@ -13,7 +13,7 @@ extension PathRunner {
                                                    configuration: request.recognitionConfiguration())
         } catch {
             return RecognitionOutcome(path: .batch, transcript: "", words: [], events: ["error"],
-                                      error: Self.describe(error))
+                                      error: Self.describe(error), errorDescription: Self.message(error))
         }
         let words = span.words.map {
             TimedWord(text: $0.text.trimmingCharacters(in: .whitespaces), startSeconds: $0.startSeconds,

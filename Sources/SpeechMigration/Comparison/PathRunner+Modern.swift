@@ -67,7 +67,7 @@ extension PathRunner {
             throw error
         } catch {
             return RecognitionOutcome(path: path, transcript: "", words: [], events: events + ["error"],
-                                      error: Self.describe(error))
+                                      error: Self.describe(error), errorDescription: Self.message(error))
         }
         return modernOutcome(path, finals: finals.map { ($0.text, $0.alternatives) }, events: events)
     }

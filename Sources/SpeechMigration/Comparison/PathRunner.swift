@@ -71,6 +71,11 @@ public struct PathRunner: Sendable {
         return "\(nsError.domain) \(nsError.code)"
     }
 
+    /// An error's message as the app would show it (`localizedDescription`).
+    static func message(_ error: any Error) -> String {
+        (error as NSError).localizedDescription
+    }
+
     /// An outcome from a legacy final result.
     static func outcome(_ path: RecognitionPath, result: SFSpeechRecognitionResult?, events: [String],
                         error: (any Error)?) -> RecognitionOutcome {
@@ -81,6 +86,7 @@ public struct PathRunner: Sendable {
         } ?? []
         return RecognitionOutcome(path: path, transcript: best?.formattedString ?? "", words: words,
                                   alternatives: result?.transcriptions.dropFirst().map(\.formattedString) ?? [],
-                                  events: events, error: error.map(describe))
+                                  events: events, error: error.map(describe),
+                                  errorDescription: error.map(message))
     }
 }

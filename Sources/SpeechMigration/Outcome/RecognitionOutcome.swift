@@ -21,16 +21,28 @@ public struct RecognitionOutcome: Codable, Sendable, Hashable {
     public var events: [String]
     /// The error that ended recognition, if any (e.g. `kAFAssistantErrorDomain 1110`).
     public var error: String?
+    /// That error's message, for people (`speech compare` shows it). Not
+    /// written to golden files, whose errors are compared by domain and code.
+    public var errorDescription: String?
+
+    /// Whether recognition failed: an error other than hearing no speech
+    /// (`kAFAssistantErrorDomain 1110`, an answer about the audio).
+    public var failed: Bool { error != nil && error != "kAFAssistantErrorDomain 1110" }
+
+    private enum CodingKeys: String, CodingKey {
+        case path, transcript, words, alternatives, events, error
+    }
 
     /// Creates an outcome.
     public init(path: RecognitionPath, transcript: String, words: [TimedWord], alternatives: [String] = [],
-                events: [String], error: String? = nil) {
+                events: [String], error: String? = nil, errorDescription: String? = nil) {
         self.path = path
         self.transcript = transcript
         self.words = words
         self.alternatives = alternatives
         self.events = Self.collapsingRepeats(events)
         self.error = error
+        self.errorDescription = errorDescription
     }
 
     /// `events` with runs of one event reduced to a single entry.

@@ -67,5 +67,12 @@ struct CompareCommand: SpeechCommand {
             if !json { console.print(report.text + "\n") }
         }
         if json { console.print(String(decoding: try ComparisonReport.json(reports), as: UTF8.self)) }
+        // The report is out (it shows what every path did); a path that failed makes the run a failure.
+        let failures = reports.flatMap { report in
+            report.outcomes.filter(\.failed).map { "\($0.path.rawValue) failed on \(report.file): \($0.errorDescription ?? $0.error ?? "")" }
+        }
+        if !failures.isEmpty {
+            throw MigrationError(.recognitionFailed, failures.joined(separator: "\n"))
+        }
     }
 }

@@ -33,6 +33,45 @@ import Testing
         #expect(worst < Self.logitTolerance, "largest logit difference from the reference: \(worst)")
     }
 
+    /// The cross-attention cache in half (every compute type but float32)
+    /// holds half the bytes and moves the logits only by the keys' and
+    /// values' rounding (2⁻¹¹ relative), at every position, whether the
+    /// positions run at once (the prompt path) or one step at a time (the
+    /// half kernels): no position's best token changes.
+    @Test func aHalfCrossAttentionCacheKeepsTheLogits() throws {
+        let model = try TinyWhisper.model()
+        let tokens = try TinyModelReferenceData.shared().decoder.tokens
+        let vocabulary = model.dimensions.vocabularySize
+        var half = model.decoder
+        half.crossAttentionInHalf = true
+        let floatCross = TinyWhisper.cross(model), halfCross = TinyWhisper.cross(half)
+        guard case .half = halfCross.storage, case .float = floatCross.storage else {
+            Issue.record("cache storage does not follow crossAttentionInHalf")
+            return
+        }
+        #expect(halfCross.byteCount * 2 == floatCross.byteCount)
+        let expected = decodeAll(model, tokens)
+        var capture: TextDecoder.AlignmentCapture?
+        var cache = half.makeSelfAttentionCache(sequenceCount: 1)
+        let onePass = half.decode([tokens], cache: &cache, cross: halfCross, logitPositions: Array(tokens.indices),
+                                  capture: &capture)
+        cache = half.makeSelfAttentionCache(sequenceCount: 1)
+        var stepwise = half.decode([[tokens[0]]], cache: &cache, cross: halfCross, logitPositions: nil, capture: &capture)
+        for token in tokens.dropFirst() {
+            stepwise += half.decode([[token]], cache: &cache, cross: halfCross, logitPositions: nil, capture: &capture)
+        }
+        for (name, logits) in [("one pass", onePass), ("step by step", stepwise)] {
+            #expect(logits.count == expected.count)
+            let worst = zip(logits, expected).map { abs($0 - $1) }.max() ?? .infinity
+            #expect(worst < 5e-3, "\(name): largest logit difference \(worst)")
+            for position in tokens.indices {
+                let range = (position * vocabulary)..<((position + 1) * vocabulary)
+                #expect(DecodingLoop.argmax(Array(logits[range]), from: 0, count: vocabulary)
+                        == DecodingLoop.argmax(Array(expected[range]), from: 0, count: vocabulary), "\(name), position \(position)")
+            }
+        }
+    }
+
     /// Decoding token by token over the cache gives what one pass over the whole sequence gives.
     @Test func incrementalDecodingMatchesOnePass() throws {
         let model = try TinyWhisper.model()

@@ -113,11 +113,15 @@ import Testing
         }
         #expect(half.decoder.weights.embeddings.byteCount * 2 == float.decoder.weights.embeddings.byteCount)
         let tokens = [TinyWhisper.special.startOfTranscript, 300, 257, 1000, 4000, 12_345, 300, 299, 258]
+        #expect(half.decoder.crossAttentionInHalf && !float.decoder.crossAttentionInHalf)
         func logits(_ model: WhisperModel) -> [Float] {
-            var cache = model.decoder.makeSelfAttentionCache(sequenceCount: 1)
+            // The weights are the question here: both keep the cross-attention cache in float.
+            var decoder = model.decoder
+            decoder.crossAttentionInHalf = false
+            var cache = decoder.makeSelfAttentionCache(sequenceCount: 1)
             var capture: TextDecoder.AlignmentCapture?
-            return model.decoder.decode([tokens], cache: &cache, cross: TinyWhisper.cross(model),
-                                        logitPositions: Array(tokens.indices), capture: &capture)
+            return decoder.decode([tokens], cache: &cache, cross: TinyWhisper.cross(decoder),
+                                  logitPositions: Array(tokens.indices), capture: &capture)
         }
         let expected = logits(float), actual = logits(half)
         #expect(actual.count == expected.count && !actual.isEmpty)

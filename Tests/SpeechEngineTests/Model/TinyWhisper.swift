@@ -119,7 +119,10 @@ enum TinyWhisper {
     static func model() throws -> WhisperModel { try loaded.get() }
 
     /// The cross-attention cache over `features()`.
-    static func cross(_ model: WhisperModel) -> CrossAttentionCache {
-        model.decoder.crossAttentionCache(features: features(), positionCount: audioContext)
+    static func cross(_ model: WhisperModel) -> CrossAttentionCache { cross(model.decoder) }
+
+    /// The cross-attention cache `decoder` builds over `features()`.
+    static func cross(_ decoder: TextDecoder) -> CrossAttentionCache {
+        decoder.crossAttentionCache(features: features(), positionCount: audioContext)
     }
 }
