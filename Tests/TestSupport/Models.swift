@@ -27,6 +27,22 @@ public enum Models {
         try cache.transcriber(name)
     }
 
+    /// A model store in `folder` holding a copy of the installed
+    /// whisper-base with bytes flipped in its weights (a bad disk, a partial
+    /// copy), for `SPEECHCOMPAT_MODELS_DIR`. Returns the corrupted model.bin.
+    public static func storeWithCorruptedWhisperBase(in folder: URL) throws -> URL {
+        let copy = folder.appendingPathComponent(ModelName.whisperBase.rawValue)
+        try FileManager.default.copyItem(at: try AssetStore.default.requireInstalled(.whisperBase), to: copy)
+        let modelBin = copy.appendingPathComponent("model.bin")
+        let handle = try FileHandle(forUpdating: modelBin)
+        defer { try? handle.close() }
+        for offset in stride(from: UInt64(1_000_000), to: 140_000_000, by: 23_000_000) {
+            try handle.seek(toOffset: offset)
+            try handle.write(contentsOf: Data([0xFF, 0x7F]))
+        }
+        return modelBin
+    }
+
     private final class Cache: @unchecked Sendable {
         private let lock = NSLock()
         private var loaded: [ModelName: Transcriber] = [:]

@@ -122,8 +122,10 @@ enum ErrorMapping {
                                                       NSUnderlyingErrorKey: timeout])
         }
         if error is SFSpeechError || error is CancellationError { return error }
-        return SFSpeechError(.internalServiceError, userInfo: [NSLocalizedDescriptionKey: error.localizedDescription,
-                                                             NSUnderlyingErrorKey: error])
+        var info: [String: Any] = [NSLocalizedDescriptionKey: error.localizedDescription, NSUnderlyingErrorKey: error]
+        // A legacy error from the adapter carries the engine's account of the failure as its reason.
+        if let reason = (error as NSError).localizedFailureReason { info[NSLocalizedFailureReasonErrorKey] = reason }
+        return SFSpeechError(.internalServiceError, userInfo: info)
     }
 
     /// Any error from below the faces (engine or file reading) as a legacy error.

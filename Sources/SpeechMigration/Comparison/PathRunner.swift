@@ -71,9 +71,14 @@ public struct PathRunner: Sendable {
         return "\(nsError.domain) \(nsError.code)"
     }
 
-    /// An error's message as the app would show it (`localizedDescription`).
+    /// An error's message: its description and, where the face gives one,
+    /// the reason (the engine's account of what went wrong and the fix).
     static func message(_ error: any Error) -> String {
-        (error as NSError).localizedDescription
+        let error = error as NSError
+        guard let reason = error.localizedFailureReason, !reason.isEmpty, reason != error.localizedDescription else {
+            return error.localizedDescription
+        }
+        return "\(error.localizedDescription) \(reason)"
     }
 
     /// An outcome from a legacy final result.

@@ -64,6 +64,23 @@ struct MigrationCommandModelTests {
         #expect(reports.first?.largestWordErrorRate == 0)
     }
 
+    @Test("speech compare with a corrupted model: every path's error and fix, nothing compared, exit 1")
+    func compareWithACorruptedModel() throws {
+        let store = try Fixtures.temporaryDirectory("corrupted-store")
+        defer { try? FileManager.default.removeItem(at: store) }
+        let modelBin = try Models.storeWithCorruptedWhisperBase(in: store)
+        let run = try speech.run(["compare", MigrationModelSupport.goForward.path],
+                                 environment: ["SPEECHCOMPAT_MODELS_DIR": store.path])
+        #expect(run.status == 1, "\(run.error)")
+        // Two failed paths used to read as agreement: "WER 0.000, (both empty)".
+        #expect(!run.output.contains("WER") && run.output.contains("modern vs legacy: not compared, legacy failed"))
+        for path in RecognitionPath.allCases {
+            let line = run.error.split(separator: "\n").first { $0.contains("\(path.rawValue) failed on ps_goforward.wav: ") }
+            #expect(line?.contains("\(modelBin.path) is corrupted: its SHA-256 is") == true, "\(path.rawValue): \(run.error)")
+            #expect(line?.contains("Run `speech assets install whisper-base` to reinstall it.") == true)
+        }
+    }
+
     @Test("speech migrate-test on the broken suite exits 1 with the failing check and writes JUnit")
     func brokenSuite() throws {
         let folder = try Fixtures.temporaryDirectory("junit")

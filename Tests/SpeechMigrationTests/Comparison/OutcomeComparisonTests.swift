@@ -51,4 +51,19 @@ import Testing
         #expect(text.contains("[-forward-]{+forwards+}"))
         #expect(report.largestWordErrorRate == 0.25)
     }
+
+    @Test("a failed path shows its error and message and is not compared; no speech is not a failure")
+    func failedPathsAreNotCompared() {
+        let failed = RecognitionOutcome(path: .modern, transcript: "", words: [], events: ["error"],
+                                        error: "SFSpeechErrorDomain 5", errorDescription: "No model is available.")
+        let silent = RecognitionOutcome(path: .batch, transcript: "", words: [], events: ["error"],
+                                        error: "kAFAssistantErrorDomain 1110")
+        #expect(failed.failed && !silent.failed && !OutcomeFixtures.outcome(.legacy, "go").failed)
+        let text = ComparisonReport(file: "clip.wav", outcomes: [OutcomeFixtures.outcome(.legacy, "go forward"),
+                                                                  failed, silent]).text
+        #expect(text.contains("modern | (SFSpeechErrorDomain 5: No model is available.) "))
+        #expect(text.contains("modern vs legacy: not compared, modern failed"))
+        #expect(!text.contains("modern vs legacy: WER"))
+        #expect(text.contains("batch vs legacy: WER 1.000"))
+    }
 }

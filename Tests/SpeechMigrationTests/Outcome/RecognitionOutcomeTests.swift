@@ -27,6 +27,16 @@ import Testing
         #expect(try read.jsonData() == outcome.jsonData())
     }
 
+    @Test("an error's message is for people: goldens keep the domain and code only")
+    func errorMessagesStayOutOfGoldens() throws {
+        let outcome = RecognitionOutcome(path: .legacy, transcript: "", words: [], events: ["error"],
+                                         error: "kLSRErrorDomain 300", errorDescription: "Failed to initialize recognizer.")
+        let json = String(decoding: try outcome.jsonData(), as: UTF8.self)
+        #expect(json.contains("kLSRErrorDomain 300") && !json.contains("initialize"))
+        let read = try JSONDecoder().decode(RecognitionOutcome.self, from: Data(json.utf8))
+        #expect(read.error == outcome.error && read.errorDescription == nil)
+    }
+
     @Test("a missing or malformed golden is a typed error that says how to record one")
     func badGolden() throws {
         let missing = URL(fileURLWithPath: "/nonexistent/golden.json")
