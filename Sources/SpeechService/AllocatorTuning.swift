@@ -2,8 +2,12 @@ import CMalloc
 import Foundation
 import Synchronization
 
-/// How `speech serve` keeps glibc's allocator from holding on to memory the
-/// service freed long ago (Benchmarks/RESULTS.md, "speech serve under load").
+/// How the `speech` tool keeps glibc's allocator from holding on to memory
+/// it freed long ago (Benchmarks/RESULTS.md, "speech serve under load"; for
+/// `speech transcribe`, "The cross-attention cache in half"). Every command
+/// applies it at start: the tool is the application, so it may tune its own
+/// allocator; the libraries (the faces, the engine) never call `mallopt` in
+/// their host app's process.
 ///
 /// Measured: under load the service's live heap stayed flat while its RSS
 /// rose, because glibc gives each new thread (a connection's, a face
@@ -20,12 +24,14 @@ public enum AllocatorTuning {
     /// Blocks at least this large are mmapped and unmapped when freed.
     static let mmapThresholdBytes: Int32 = 1 << 20
 
-    /// Applies the settings, once, at service start. The environment variable
-    /// `SPEECHCOMPAT_SERVE_ALLOCATOR=default` leaves glibc's defaults, to
-    /// measure against (the load test's A/B run).
-    /// Idempotent; `RecognitionService.start` calls it too.
+    /// Applies the settings, once, at the tool's start. The environment variable
+    /// `SPEECHCOMPAT_ALLOCATOR=default` (or `SPEECHCOMPAT_SERVE_ALLOCATOR=default`,
+    /// its older name) leaves glibc's defaults, to measure against (the load
+    /// test's A/B run). Idempotent; `RecognitionService.start` calls it too.
     public static func apply() {
-        guard ProcessInfo.processInfo.environment["SPEECHCOMPAT_SERVE_ALLOCATOR"] != "default" else { return }
+        let environment = ProcessInfo.processInfo.environment
+        guard environment["SPEECHCOMPAT_ALLOCATOR"] != "default",
+              environment["SPEECHCOMPAT_SERVE_ALLOCATOR"] != "default" else { return }
         guard !applied.exchange(true, ordering: .acquiringAndReleasing) else { return }
         _ = mallopt(M_ARENA_MAX, arenaLimit)
         _ = mallopt(M_MMAP_THRESHOLD, mmapThresholdBytes)

@@ -45,22 +45,32 @@ struct AudioEncoder: Sendable {
         return x
     }
 
+    /// Queries attended at once per head. Softmax is per query row, so blocks
+    /// give the same result as all rows at once, and a thread's scores take
+    /// 256 × 1500 floats (1.5 MB) instead of 1500 × 1500 (9 MB): the two
+    /// threads' scores were the largest buffers of a window's encoding.
+    static let queryBlockRows = 256
+
     /// Multi-head self-attention over fused `[rows, 3 * width]` q, k, v.
     private func selfAttention(_ qkv: [Float], rows: Int) -> [Float] {
         let d = dimensions
         let head = AttentionHead(headWidth: d.headWidth, scale: 1 / Float(d.headWidth).squareRoot())
+        let block = min(rows, Self.queryBlockRows)
         var output = [Float](repeating: 0, count: rows * d.width)
         // Heads on both cores, so the 1500×1500 softmax does not run on one.
         qkv.withUnsafeBufferPointer { qkvBuffer in
             output.withUnsafeMutableBufferPointer { out in
                 let base = qkvBuffer.baseAddress!
-                AttentionHead.forEachHead(count: d.headCount, scoresPerHead: rows * rows) { h, scores in
+                AttentionHead.forEachHead(count: d.headCount, scoresPerHead: block * rows) { h, scores in
                     let offset = h * d.headWidth
-                    head.attend(query: base + offset, queryStride: 3 * d.width, queryCount: rows,
-                                key: base + d.width + offset, keyStride: 3 * d.width,
-                                value: base + 2 * d.width + offset, valueStride: 3 * d.width, keyCount: rows,
-                                causalOffset: nil, scores: scores,
-                                output: out.baseAddress! + offset, outputStride: d.width)
+                    for first in stride(from: 0, to: rows, by: block) {
+                        head.attend(query: base + first * 3 * d.width + offset, queryStride: 3 * d.width,
+                                    queryCount: min(block, rows - first),
+                                    key: base + d.width + offset, keyStride: 3 * d.width,
+                                    value: base + 2 * d.width + offset, valueStride: 3 * d.width, keyCount: rows,
+                                    causalOffset: nil, scores: scores,
+                                    output: out.baseAddress! + first * d.width + offset, outputStride: d.width)
+                    }
                 }
             }
         }
