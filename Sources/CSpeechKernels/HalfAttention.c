@@ -5,6 +5,7 @@
 // Products and sums are float32; each key or value row is widened once per
 // call and used for every query row while it is in registers.
 #include "CSpeechKernels.h"
+#include "VectorSums.h"
 #include <CFloat16.h>
 #include <string.h>
 #if defined(__x86_64__) || defined(__i386__)
@@ -43,14 +44,6 @@ static void sums_portable(const uint16_t *v, int v_stride, int key_count, int wi
 enum { LANES = 8, MAX_VECTORS = SK_HALF_ATTENTION_MAX_WIDTH / LANES };
 
 __attribute__((target("avx2,fma,f16c")))
-static float horizontal_sum(__m256 v) {
-    __m128 s = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
-    s = _mm_add_ps(s, _mm_movehl_ps(s, s));
-    s = _mm_add_ss(s, _mm_movehdup_ps(s));
-    return _mm_cvtss_f32(s);
-}
-
-__attribute__((target("avx2,fma,f16c")))
 static void scores_avx2(const uint16_t *k, int k_stride, int key_count, int width,
                         const float *q, int q_stride, int rows, float scale, float *scores) {
     const int vectors = width / LANES;
@@ -66,7 +59,7 @@ static void scores_avx2(const uint16_t *k, int k_stride, int key_count, int widt
                 a0 = _mm256_fmadd_ps(key[i + 1], _mm256_loadu_ps(qr + (i + 1) * LANES), a0);
             }
             if (vectors % 2 == 0) a1 = _mm256_fmadd_ps(key[vectors - 1], _mm256_loadu_ps(qr + (vectors - 1) * LANES), a1);
-            scores[(size_t)r * key_count + j] = horizontal_sum(_mm256_add_ps(a0, a1)) * scale;
+            scores[(size_t)r * key_count + j] = sk_horizontal_sum(_mm256_add_ps(a0, a1)) * scale;
         }
     }
 }

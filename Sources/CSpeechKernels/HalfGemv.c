@@ -6,6 +6,7 @@
 // of the inputs that stay in L1) and every activation row is dotted with
 // them there, so a weight is read from memory and widened once per call.
 #include "CSpeechKernels.h"
+#include "VectorSums.h"
 #include <CFloat16.h>
 #include <string.h>
 #if defined(__x86_64__) || defined(__i386__)
@@ -30,14 +31,6 @@ static void dot_portable(const float *x, int rows, int x_stride, const float *w,
 
 #if defined(__x86_64__) || defined(__i386__)
 __attribute__((target("avx2,fma")))
-static float horizontal_sum(__m256 v) {
-    __m128 s = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
-    s = _mm_add_ps(s, _mm_movehl_ps(s, s));
-    s = _mm_add_ss(s, _mm_movehdup_ps(s));
-    return _mm_cvtss_f32(s);
-}
-
-__attribute__((target("avx2,fma")))
 static void dot_avx2(const float *x, int rows, int x_stride, const float *w, int count, float *sums) {
     const int vector = count & ~7;
     for (int r = 0; r < rows; r++) {
@@ -54,10 +47,10 @@ static void dot_avx2(const float *x, int rows, int x_stride, const float *w, int
         for (int k = vector; k < count; k++)
             for (int i = 0; i < GROUP_ROWS; i++) tail[i] += xr[k] * w[i * CHUNK + k];
         float *s = sums + r * GROUP_ROWS;
-        s[0] += horizontal_sum(a0) + tail[0];
-        s[1] += horizontal_sum(a1) + tail[1];
-        s[2] += horizontal_sum(a2) + tail[2];
-        s[3] += horizontal_sum(a3) + tail[3];
+        s[0] += sk_horizontal_sum(a0) + tail[0];
+        s[1] += sk_horizontal_sum(a1) + tail[1];
+        s[2] += sk_horizontal_sum(a2) + tail[2];
+        s[3] += sk_horizontal_sum(a3) + tail[3];
     }
 }
 #endif

@@ -1,0 +1,16 @@
+// Internal to CSpeechKernels: helpers the AVX2 forms of several kernels share.
+#ifndef CSPEECHKERNELS_VECTORSUMS_H
+#define CSPEECHKERNELS_VECTORSUMS_H
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+
+/// The sum of a vector's eight floats.
+__attribute__((target("avx2,fma")))
+static inline float sk_horizontal_sum(__m256 v) {
+    __m128 s = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
+    s = _mm_add_ps(s, _mm_movehl_ps(s, s));
+    s = _mm_add_ss(s, _mm_movehdup_ps(s));
+    return _mm_cvtss_f32(s);
+}
+#endif
+#endif
