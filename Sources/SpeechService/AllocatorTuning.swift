@@ -3,41 +3,62 @@ import Foundation
 import Synchronization
 
 /// How the `speech` tool keeps glibc's allocator from holding on to memory
-/// it freed long ago (Benchmarks/RESULTS.md, "speech serve under load"; for
-/// `speech transcribe`, "The cross-attention cache in half"). Every command
-/// applies it at start: the tool is the application, so it may tune its own
+/// it freed long ago. The tool is the application, so it may tune its own
 /// allocator; the libraries (the faces, the engine) never call `mallopt` in
 /// their host app's process.
 ///
-/// Measured: under load the service's live heap stayed flat while its RSS
-/// rose, because glibc gives each new thread (a connection's, a face
-/// session's, a streaming recognizer's) one of up to 8 × cores arenas, and
-/// freed blocks inside an arena are kept for reuse rather than returned.
-/// Whisper's per-request buffers (mel windows, encoder output, decoder
-/// caches: 1–10 MB each) also stop being mmapped once glibc's dynamic mmap
-/// threshold has risen past them, so they land in those arenas too. Three
-/// settings fix it: few arenas, a fixed mmap threshold (large buffers are
-/// mmapped, so freeing one unmaps it), and `malloc_trim` after each job.
+/// The service (Benchmarks/RESULTS.md, "speech serve under load"): under
+/// load its live heap stayed flat while its RSS rose, because glibc gives
+/// each new thread (a connection's, a face session's, a streaming
+/// recognizer's) one of up to 8 × cores arenas, and freed blocks inside an
+/// arena are kept for reuse rather than returned. Whisper's per-request
+/// buffers (mel windows, encoder output, decoder caches: 1–10 MB each) also
+/// stop being mmapped once glibc's dynamic mmap threshold has risen past them,
+/// so they land in those arenas too. Three settings fix it: few arenas, a
+/// fixed mmap threshold (large buffers are mmapped, so freeing one unmaps
+/// it), and `malloc_trim` after each job.
+///
+/// The other commands run one recognition at a time, on the main thread and
+/// one compute helper: one arena takes 5 MB off a 2-minute file's peak (246
+/// against 252 MB) at the same speed, where the service's fixed threshold
+/// took 6 MB off but cost 10% of wall time (a decoder step's 1 MB logits were
+/// mmapped and faulted in at every step). Figures in Benchmarks/RESULTS.md
+/// ("The cross-attention cache in half").
 public enum AllocatorTuning {
-    /// Arenas at most (glibc's default on 2 cores is 16).
+    /// What the process runs.
+    public enum Workload: Sendable {
+        /// One recognition at a time (`transcribe`, `eval`, `bench`, `compare` …): one arena.
+        case oneAtATime
+        /// `speech serve`: many threads and jobs; few arenas, large buffers
+        /// mmapped, free memory returned after each job.
+        case service
+    }
+
+    /// Arenas at most for the service (glibc's default on 2 cores is 16).
     static let arenaLimit: Int32 = 2
-    /// Blocks at least this large are mmapped and unmapped when freed.
+    /// Blocks at least this large are mmapped and unmapped when freed (service).
     static let mmapThresholdBytes: Int32 = 1 << 20
 
-    /// Applies the settings, once, at the tool's start. The environment variable
+    /// Applies the settings for `workload`. Call it before the process starts
+    /// threads (arenas already made stay). The environment variable
     /// `SPEECHCOMPAT_ALLOCATOR=default` (or `SPEECHCOMPAT_SERVE_ALLOCATOR=default`,
     /// its older name) leaves glibc's defaults, to measure against (the load
-    /// test's A/B run). Idempotent; `RecognitionService.start` calls it too.
-    public static func apply() {
+    /// test's A/B run). `RecognitionService.start` applies `.service` too.
+    public static func apply(for workload: Workload = .service) {
         let environment = ProcessInfo.processInfo.environment
         guard environment["SPEECHCOMPAT_ALLOCATOR"] != "default",
               environment["SPEECHCOMPAT_SERVE_ALLOCATOR"] != "default" else { return }
-        guard !applied.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        _ = mallopt(M_ARENA_MAX, arenaLimit)
-        _ = mallopt(M_MMAP_THRESHOLD, mmapThresholdBytes)
+        switch workload {
+        case .oneAtATime:
+            _ = mallopt(M_ARENA_MAX, 1)
+        case .service:
+            guard !applied.exchange(true, ordering: .acquiringAndReleasing) else { return }
+            _ = mallopt(M_ARENA_MAX, arenaLimit)
+            _ = mallopt(M_MMAP_THRESHOLD, mmapThresholdBytes)
+        }
     }
 
-    /// Whether `apply` took effect in this process.
+    /// Whether the service's settings took effect in this process.
     static var isEnabled: Bool { applied.load(ordering: .acquiring) }
     private static let applied = Atomic(false)
 

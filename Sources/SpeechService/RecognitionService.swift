@@ -39,7 +39,7 @@ public final class RecognitionService: @unchecked Sendable {
     /// Starts listening (HTTP, then the socket when configured).
     /// - Throws: `ServeError` when an address or path cannot be bound.
     public func start() throws {
-        AllocatorTuning.apply()
+        AllocatorTuning.apply(for: .service)
         let server = HTTPServer(uploadByteLimit: configuration.maxUploadBytes,
                                 bodyHandling: { [unowned self] in self.bodyHandling(for: $0) },
                                 handler: { [unowned self] in self.respond(to: $0) })

@@ -90,7 +90,7 @@ struct ServeCommand: SpeechCommand {
     func run(console: Console) async throws {
         let model = self.model
         // Before any thread exists: few arenas, large buffers mmapped (AllocatorTuning).
-        AllocatorTuning.apply()
+        AllocatorTuning.apply(for: .service)
         let service = RecognitionService(configuration: configuration) { try model.loadTranscriber() }
         try service.loadModel()
         // Writes to clients that went away are errors, not a signal that kills the service.
