@@ -31,6 +31,16 @@ sox $(ls $corpus/audio/librispeech-dev-clean/*.wav $corpus/audio/ljspeech/*.wav)
 python3 Benchmarks/faster_whisper/speed_compare.py $out/long-en.wav --speech $speech --beam 1 --beam 5 --rounds 3 \
     > $out/speed.txt
 
+# Many recognitions at once through each face against the same one after
+# another (8 legacy URL tasks on one recognizer; 4 analyzers, the default limit).
+clips8=$(awk -F'\t' -v root=$corpus 'NR>1 && ($2=="librispeech-dev-clean" || $2=="ljspeech") {print root "/" $5}' \
+    $corpus/manifest.tsv | head -8)
+swift build -c release --product SpeechConcurrency
+concurrency=$(swift build -c release --show-bin-path)/SpeechConcurrency
+SPEECHCOMPAT_SPEECH_AUTHORIZATION=authorized $concurrency legacy $clips8 --rounds 2 > $out/concurrency.txt
+SPEECHCOMPAT_SPEECH_AUTHORIZATION=authorized $concurrency modern $(echo $clips8 | cut -d' ' -f1-4) --rounds 2 \
+    >> $out/concurrency.txt
+
 # Streaming: a 10 s utterance in real time, and the English dev concatenation as fast as possible.
 $speech bench --stream $corpus/audio/librispeech-dev-clean/2412-153948-0000.wav --realtime > $out/stream-realtime.txt
 $speech bench --stream $corpus/audio/librispeech-dev-clean/2412-153948-0000.wav --realtime --padding both \
