@@ -61,10 +61,19 @@ public struct MigrationError: Error, CustomStringConvertible, Sendable {
         self.value = value
     }
 
-    /// The message, with the underlying error when there is one.
+    /// The message, with the underlying error's message when there is one
+    /// (an `NSError`'s description, not its userInfo dump).
     public var description: String {
         guard let underlying else { return message }
-        return "\(message) (\(String(describing: underlying)))"
+        let cause: String
+        if let localized = underlying as? any LocalizedError, let text = localized.errorDescription {
+            cause = text
+        } else if type(of: underlying) is NSError.Type {
+            cause = (underlying as NSError).localizedDescription
+        } else {
+            cause = String(describing: underlying)
+        }
+        return "\(message) (\(cause))"
     }
 }
 

@@ -7,7 +7,7 @@ import CFloat16
 /// whisper-base that is 18 MB a window instead of 37 MB (the largest
 /// allocation of a decode after the weights, and one per chunk in batched
 /// decoding); whisper.cpp keeps this cache in half as well. Attention over
-/// it still multiplies and sums in float32 (`AttentionHead.attend(half:)`).
+/// it still multiplies and sums in float32 (`AttentionHead.attend(query:…halfKey:halfValue:…)`).
 /// - Shape: per layer, keys and values are `[positionCount, width]`.
 struct CrossAttentionCache: Sendable {
     enum Storage: Sendable {
