@@ -43,23 +43,51 @@ static void sums_portable(const uint16_t *v, int v_stride, int key_count, int wi
 #if defined(__x86_64__) || defined(__i386__)
 enum { LANES = 8, MAX_VECTORS = SK_HALF_ATTENTION_MAX_WIDTH / LANES };
 
+/// The sums of eight vectors' lanes, as one vector: `[Σ a[0], …, Σ a[7]]`.
+__attribute__((target("avx2,fma,f16c")))
+static __m256 lane_sums8(const __m256 a[8]) {
+    const __m256 h01 = _mm256_hadd_ps(a[0], a[1]), h23 = _mm256_hadd_ps(a[2], a[3]);
+    const __m256 h45 = _mm256_hadd_ps(a[4], a[5]), h67 = _mm256_hadd_ps(a[6], a[7]);
+    const __m256 h0123 = _mm256_hadd_ps(h01, h23), h4567 = _mm256_hadd_ps(h45, h67);
+    return _mm256_add_ps(_mm256_permute2f128_ps(h0123, h4567, 0x20), _mm256_permute2f128_ps(h0123, h4567, 0x31));
+}
+
+// Eight keys at a time: widened once into an L1 block, then each query row
+// is dotted with all eight at once (eight independent accumulators, one
+// reduction for the eight scores); a per-key horizontal sum was the
+// kernel's cost before. Keys after the last full block go one by one.
 __attribute__((target("avx2,fma,f16c")))
 static void scores_avx2(const uint16_t *k, int k_stride, int key_count, int width,
                         const float *q, int q_stride, int rows, float scale, float *scores) {
     const int vectors = width / LANES;
-    __m256 key[MAX_VECTORS];
-    for (int j = 0; j < key_count; j++) {
-        const uint16_t *row = k + (size_t)j * k_stride;
-        for (int i = 0; i < vectors; i++) key[i] = _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(row + i * LANES)));
+    const __m256 scale8 = _mm256_set1_ps(scale);
+    __m256 block[LANES][MAX_VECTORS];
+    int j = 0;
+    for (; j + LANES <= key_count; j += LANES) {
+        for (int key = 0; key < LANES; key++) {
+            const uint16_t *row = k + (size_t)(j + key) * k_stride;
+            for (int i = 0; i < vectors; i++)
+                block[key][i] = _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(row + i * LANES)));
+        }
         for (int r = 0; r < rows; r++) {
             const float *qr = q + (size_t)r * q_stride;
-            __m256 a0 = _mm256_mul_ps(key[0], _mm256_loadu_ps(qr)), a1 = _mm256_setzero_ps();
-            for (int i = 1; i + 1 < vectors; i += 2) {
-                a1 = _mm256_fmadd_ps(key[i], _mm256_loadu_ps(qr + i * LANES), a1);
-                a0 = _mm256_fmadd_ps(key[i + 1], _mm256_loadu_ps(qr + (i + 1) * LANES), a0);
+            __m256 acc[LANES];
+            for (int key = 0; key < LANES; key++) acc[key] = _mm256_setzero_ps();
+            for (int i = 0; i < vectors; i++) {
+                const __m256 qv = _mm256_loadu_ps(qr + i * LANES);
+                for (int key = 0; key < LANES; key++) acc[key] = _mm256_fmadd_ps(block[key][i], qv, acc[key]);
             }
-            if (vectors % 2 == 0) a1 = _mm256_fmadd_ps(key[vectors - 1], _mm256_loadu_ps(qr + (vectors - 1) * LANES), a1);
-            scores[(size_t)r * key_count + j] = sk_horizontal_sum(_mm256_add_ps(a0, a1)) * scale;
+            _mm256_storeu_ps(scores + (size_t)r * key_count + j, _mm256_mul_ps(lane_sums8(acc), scale8));
+        }
+    }
+    for (; j < key_count; j++) {
+        const uint16_t *row = k + (size_t)j * k_stride;
+        for (int i = 0; i < vectors; i++) block[0][i] = _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(row + i * LANES)));
+        for (int r = 0; r < rows; r++) {
+            const float *qr = q + (size_t)r * q_stride;
+            __m256 acc = _mm256_setzero_ps();
+            for (int i = 0; i < vectors; i++) acc = _mm256_fmadd_ps(block[0][i], _mm256_loadu_ps(qr + i * LANES), acc);
+            scores[(size_t)r * key_count + j] = sk_horizontal_sum(acc) * scale;
         }
     }
 }
