@@ -44,7 +44,7 @@ public enum AllocatorTuning {
     /// `SPEECHCOMPAT_ALLOCATOR=default` (or `SPEECHCOMPAT_SERVE_ALLOCATOR=default`,
     /// its older name) leaves glibc's defaults, to measure against (the load
     /// test's A/B run). `RecognitionService.start` applies `.service` too.
-    public static func apply(for workload: Workload = .service) {
+    public static func apply(for workload: Workload) {
         let environment = ProcessInfo.processInfo.environment
         guard environment["SPEECHCOMPAT_ALLOCATOR"] != "default",
               environment["SPEECHCOMPAT_SERVE_ALLOCATOR"] != "default" else { return }
@@ -92,7 +92,7 @@ struct MemoryStatistics: Encodable, Sendable {
     var heldFreeMB: Double
     /// Of `inUseMB`, bytes in mmapped blocks.
     var mmappedMB: Double
-    /// Whether `AllocatorTuning.apply()` is in effect.
+    /// Whether the service's `AllocatorTuning.apply(for: .service)` is in effect.
     var tuned: Bool
 
     enum CodingKeys: String, CodingKey {

@@ -192,18 +192,19 @@ struct TextDecoder: Sendable {
         query.withUnsafeBufferPointer { q in
             output.withUnsafeMutableBufferPointer { out in
                 captured.withUnsafeMutableBufferPointer { raw in
-                    func eachHead(_ attend: (_ head: Int, _ offset: Int, _ scores: UnsafeMutablePointer<Float>,
+                    // Each head at its column offset, with its scratch and, for an alignment head, its raw scores.
+                    func eachHead(_ attend: (_ offset: Int, _ scores: UnsafeMutablePointer<Float>,
                                              _ rawScores: UnsafeMutablePointer<Float>?) -> Void) {
                         AttentionHead.forEachHead(count: d.headCount, scoresPerHead: rows * positions) { h, scores in
                             let rawScores = capturedHeads.firstIndex(of: h).map { raw.baseAddress! + $0 * rows * positions }
-                            attend(h, h * d.headWidth, scores, rawScores)
+                            attend(h * d.headWidth, scores, rawScores)
                         }
                     }
                     switch cross.storage {
                     case .float(let keys, let values):
                         keys[layer].withUnsafeBufferPointer { k in
                             values[layer].withUnsafeBufferPointer { v in
-                                eachHead { _, offset, scores, rawScores in
+                                eachHead { offset, scores, rawScores in
                                     head.attend(query: q.baseAddress! + offset, queryStride: w, queryCount: rows,
                                                 key: k.baseAddress! + offset, keyStride: w,
                                                 value: v.baseAddress! + offset, valueStride: w, keyCount: positions,
@@ -215,7 +216,7 @@ struct TextDecoder: Sendable {
                     case .half(let keys, let values):
                         keys[layer].withUnsafeBufferPointer { k in
                             values[layer].withUnsafeBufferPointer { v in
-                                eachHead { _, offset, scores, rawScores in
+                                eachHead { offset, scores, rawScores in
                                     head.attend(query: q.baseAddress! + offset, queryStride: w, queryCount: rows,
                                                 halfKey: k.baseAddress! + offset, halfValue: v.baseAddress! + offset,
                                                 stride: w, keyCount: positions, scores: scores, rawScores: rawScores,

@@ -12,8 +12,7 @@ extension PathRunner {
             span = try BatchRecognition.transcribe(fileAt: url, locale: locale,
                                                    configuration: request.recognitionConfiguration())
         } catch {
-            return RecognitionOutcome(path: .batch, transcript: "", words: [], events: ["error"],
-                                      error: Self.describe(error), errorDescription: Self.message(error))
+            return Self.failure(.batch, events: [], error)
         }
         let words = span.words.map {
             TimedWord(text: $0.text.trimmingCharacters(in: .whitespaces), startSeconds: $0.startSeconds,

@@ -66,8 +66,7 @@ extension PathRunner {
         } catch let error as MigrationError {
             throw error
         } catch {
-            return RecognitionOutcome(path: path, transcript: "", words: [], events: events + ["error"],
-                                      error: Self.describe(error), errorDescription: Self.message(error))
+            return Self.failure(path, events: events, error)
         }
         return modernOutcome(path, finals: finals.map { ($0.text, $0.alternatives) }, events: events)
     }

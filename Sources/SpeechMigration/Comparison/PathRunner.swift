@@ -81,6 +81,12 @@ public struct PathRunner: Sendable {
         return "\(error.localizedDescription) \(reason)"
     }
 
+    /// The outcome of a path that ended in `error` before any final result.
+    static func failure(_ path: RecognitionPath, events: [String], _ error: any Error) -> RecognitionOutcome {
+        RecognitionOutcome(path: path, transcript: "", words: [], events: events + ["error"],
+                           error: describe(error), errorDescription: message(error))
+    }
+
     /// An outcome from a legacy final result.
     static func outcome(_ path: RecognitionPath, result: SFSpeechRecognitionResult?, events: [String],
                         error: (any Error)?) -> RecognitionOutcome {
