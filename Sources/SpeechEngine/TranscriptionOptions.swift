@@ -82,6 +82,15 @@ public struct TranscriptionOptions: Sendable, Hashable {
     /// little less accurate; the streaming path's volatile passes use it,
     /// never the passes whose text becomes final. Internal on purpose.
     var fitsEncoderWindowToAudio = false
+    /// Segments the first window's text starts with: whole segments an
+    /// earlier pass decoded over the start of the same audio, with the same
+    /// prompt (times from the start of the audio). Their tokens and
+    /// timestamps are forced — one decoder pass reads them all — rather than
+    /// decoded again token by token, so a pass over audio that grew costs the
+    /// decoding of what is new. Should the continuation fail the fallback
+    /// thresholds, the window is decoded again from scratch. The streaming
+    /// pipeline's drafts; internal on purpose.
+    var forcedSegments: [Segment] = []
     /// Log-mel frames encoded past the audio in a fitted window (5.12 s).
     /// With too little silence after the last word Whisper does not know the
     /// window ended and repeats itself: with 2.56 s (whisper.cpp users'

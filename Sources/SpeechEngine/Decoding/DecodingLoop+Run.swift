@@ -35,7 +35,8 @@ extension DecodingLoop {
                 ? BeamSearch(beamSize: loop.beamSize, endOfText: loop.endOfText) : nil
             sums = Array(repeating: 0, count: sequenceCount)
             finished = Array(repeating: false, count: sequenceCount)
-            limit = min(loop.maximumSampleCount, loop.model.dimensions.textContext - loop.prompt.count)
+            limit = min(loop.maximumSampleCount - loop.forcedTokenCount,
+                        loop.model.dimensions.textContext - loop.prompt.count)
         }
 
         /// The prompt positions whose logits the prefill must return: the

@@ -6,7 +6,8 @@ import Foundation
 struct DecodingLoop {
     let model: WhisperModel
     let cross: CrossAttentionCache
-    /// Full prompt: optional `<|startofprev|>` context, then the start-of-transcript sequence.
+    /// Full prompt: optional `<|startofprev|>` context, the start-of-transcript
+    /// sequence, then any forced tokens (`forcedTokenCount`).
     let prompt: [Int]
     /// Index of `<|startoftranscript|>` in `prompt` (for the no-speech probability).
     let startOfTranscriptIndex: Int
@@ -18,6 +19,15 @@ struct DecodingLoop {
     let maximumSampleCount: Int
     /// Stops the loop between steps (with task cancellation).
     var interruption: Interruption? = nil
+    /// The prompt's last tokens that are text already decoded, not context:
+    /// an earlier pass's segments over the start of the same audio
+    /// (`TranscriptionOptions.forcedPrefix`). They are part of the result and
+    /// the timestamp rules read them as sampled, but they are not scored and
+    /// count toward the sample limit.
+    var forcedTokenCount = 0
+
+    /// Where the result's tokens start in every sequence: the forced tokens are the result's first.
+    var sampleBegin: Int { prompt.count - forcedTokenCount }
 
     var endOfText: Int { model.tokenizer.specialTokens.endOfText }
 
@@ -48,7 +58,7 @@ struct DecodingLoop {
         logits.withUnsafeMutableBufferPointer { all in
             for (s, sequence) in sequences.enumerated() {
                 let row = UnsafeMutableBufferPointer(rebasing: all[(s * vocabulary)..<((s + 1) * vocabulary)])
-                for filter in filters { filter.apply(row, sequence, prompt.count) }
+                for filter in filters { filter.apply(row, sequence, sampleBegin) }
                 let lp = LogProbabilities.logSoftmax(UnsafeBufferPointer(row))
                 result.replaceSubrange((s * vocabulary)..<((s + 1) * vocabulary), with: lp)
             }
@@ -60,12 +70,13 @@ struct DecodingLoop {
     /// ref: whisper/decoding.py `MaximumLikelihoodRanker`
     func rank(_ candidates: [(tokens: [Int], sumLogProbability: Double)], noSpeechProbability: Double,
                       temperature: Double) -> DecodingResult {
-        let scored = candidates.map { candidate -> (tokens: [Int], sum: Double, score: Double) in
-            var tokens = Array(candidate.tokens.dropFirst(prompt.count))
+        let scored = candidates.map { candidate -> (tokens: [Int], sum: Double, score: Double, sampledCount: Double) in
+            var tokens = Array(candidate.tokens.dropFirst(sampleBegin))
             if let end = tokens.firstIndex(of: endOfText) { tokens.removeSubrange(end...) }
-            let length = Double(tokens.count)
+            // Scores are over the sampled tokens: the forced ones were scored by the pass that sampled them.
+            let length = Double(tokens.count - forcedTokenCount)
             let penalty = lengthPenalty.map { pow((5 + length) / 6, $0) } ?? length
-            return (tokens, candidate.sumLogProbability, candidate.sumLogProbability / max(penalty, 1))
+            return (tokens, candidate.sumLogProbability, candidate.sumLogProbability / max(penalty, 1), length)
         }.sorted { $0.score > $1.score }
         // No candidate at all (every beam's logits non-finite): an empty, improbable result.
         guard let best = scored.first else {
@@ -81,7 +92,7 @@ struct DecodingLoop {
             alternatives.append((candidate.tokens, candidate.score))
         }
         return DecodingResult(tokens: best.tokens, sumLogProbability: best.sum,
-                              averageLogProbability: best.sum / Double(best.tokens.count + 1),
+                              averageLogProbability: best.sum / (best.sampledCount + 1),
                               noSpeechProbability: noSpeechProbability, temperature: temperature,
                               compressionRatio: CompressionRatio.of(text), alternatives: alternatives)
     }

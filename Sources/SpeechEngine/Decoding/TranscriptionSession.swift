@@ -28,11 +28,14 @@ struct TranscriptionSession {
     /// Batched decoding: the last decoded chunk's tokens as sampled, the
     /// prompt of a chunk decoded again because its text skipped speech.
     var previousChunkTokens: [Int] = []
+    /// `options.forcedPrefix` until the first window is decoded.
+    private var forcedPrefix: [Int]
 
     init(model: WhisperModel, options: TranscriptionOptions, clock: StageClock? = nil) throws {
         self.model = model
         self.options = options
         self.clock = clock
+        forcedPrefix = []
         threadCount = options.threadCount ?? ComputeThreads.defaultCount
         let tokenizer = model.tokenizer
         if let code = options.language?.lowercased(), code != "auto" {
@@ -55,6 +58,7 @@ struct TranscriptionSession {
         }
         if !promptText.isEmpty { history = PromptHistory(initialPrompt: tokenizer.encode(" " + promptText)) }
         phraseTable = phrases.biasSequences.isEmpty ? nil : PhraseBiasTable(phrases.biasSequences)
+        if !options.withoutTimestamps { forcedPrefix = forcedTokens(of: options.forcedSegments) }
     }
 
     /// Encodes and decodes one 30 s window.
@@ -92,6 +96,7 @@ struct TranscriptionSession {
             best = (features, result)
             bestCross = cross
         }
+        forcedPrefix = []
         // An interruption before the first view leaves nothing; the caller throws.
         guard let (features, result) = best else { return WindowOutcome(segments: [], seekFrames: realFrames, alternatives: []) }
 
@@ -244,7 +249,17 @@ struct TranscriptionSession {
     /// - Parameter context: the prompt's context part; the session's history when nil.
     mutating func decodeWithFallback(cross: CrossAttentionCache, startOfTranscript: [Int],
                                      context: [Int]? = nil) -> DecodingResult {
-        let loop = decodingLoop(cross: cross, startOfTranscript: startOfTranscript, context: context ?? promptContext())
+        let context = context ?? promptContext()
+        if !forcedPrefix.isEmpty {
+            // The forced text continued at the first temperature; a continuation
+            // that fails the thresholds may be the forced text's fault, so the
+            // window is then decoded whole, as without it.
+            let forced = decodingLoop(cross: cross, startOfTranscript: startOfTranscript, context: context,
+                                      forced: forcedPrefix)
+            let result = forced.run(temperature: options.temperatures[0], generator: &generator)
+            if interruption.stopsDecoding || !needsFallback(result) { return result }
+        }
+        let loop = decodingLoop(cross: cross, startOfTranscript: startOfTranscript, context: context)
         var attempts: [DecodingResult] = []
         for temperature in options.temperatures {
             let result = loop.run(temperature: temperature, generator: &generator)
@@ -253,6 +268,26 @@ struct TranscriptionSession {
             if !needsFallback(result) { return result }
         }
         return Self.bestAttempt(attempts, options: options)
+    }
+
+    /// Segments as the decoder wrote them — opening timestamp, text, closing
+    /// timestamp (Whisper's 0.02 s steps from the start of the window) — with
+    /// the last one left open: no closing timestamp, no closing punctuation.
+    /// A draft decoded at a pause ends its last sentence there ("a sort
+    /// of…"); left open, the decoder decides how it goes on once it hears more.
+    func forcedTokens(of segments: [Segment]) -> [Int] {
+        let special = model.tokenizer.specialTokens
+        let lastIndex = LogMelSpectrogram.windowFrameCount / 2
+        func timestamp(_ seconds: Double) -> Int {
+            special.timestampBegin + min(lastIndex, max(0, Int((seconds * 50).rounded())))
+        }
+        guard let last = segments.last else { return [] }
+        var open = last.tokens
+        while let token = open.last, model.tokenizer.decode([token]).allSatisfy({ $0.isPunctuation || $0.isWhitespace }) {
+            open.removeLast()
+        }
+        return segments.dropLast().flatMap { [timestamp($0.startSeconds)] + $0.tokens + [timestamp($0.endSeconds)] }
+            + (open.isEmpty ? [] : [timestamp(last.startSeconds)] + open)
     }
 
     /// The previous text to prompt the next window with (`<|startofprev|>` and tokens), or nothing.
@@ -273,11 +308,13 @@ struct TranscriptionSession {
         return min(textContext / 2, 16 + positions * 8 / 50)
     }
 
-    /// The decoding loop of one window: prompt, Whisper's suppression and timestamp rules, phrase bias.
-    func decodingLoop(cross: CrossAttentionCache, startOfTranscript: [Int], context: [Int]) -> DecodingLoop {
+    /// The decoding loop of one window: prompt, Whisper's suppression and
+    /// timestamp rules, phrase bias; `forced` tokens open the window's text.
+    func decodingLoop(cross: CrossAttentionCache, startOfTranscript: [Int], context: [Int],
+                      forced: [Int] = []) -> DecodingLoop {
         let special = model.tokenizer.specialTokens
         let prompt = context + startOfTranscript
-            + (options.withoutTimestamps ? [special.noTimestamps] : [])
+            + (options.withoutTimestamps ? [special.noTimestamps] : []) + forced
         var filters = [LogitFilters.suppressBlank(model.config.suppressIdsBegin.isEmpty
                                                     ? model.tokenizer.encode(" ") + [special.endOfText]
                                                     : model.config.suppressIdsBegin),
@@ -289,10 +326,11 @@ struct TranscriptionSession {
         let sampleLimit = Self.sampleLimit(textContext: model.dimensions.textContext,
                                            fittedPositions: options.fitsEncoderWindowToAudio ? cross.positionCount : nil)
         var loop = DecodingLoop(model: model, cross: cross, prompt: prompt,
-                                startOfTranscriptIndex: prompt.count - startOfTranscript.count - (options.withoutTimestamps ? 1 : 0),
+                                startOfTranscriptIndex: context.count,
                                 filters: filters, beamSize: options.beamSize, bestOf: options.bestOf,
                                 lengthPenalty: options.lengthPenalty, maximumSampleCount: sampleLimit,
                                 interruption: interruption)
+        loop.forcedTokenCount = forced.count
         loop.clock = clock
         return loop
     }

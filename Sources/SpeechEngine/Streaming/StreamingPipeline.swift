@@ -105,6 +105,14 @@ struct StreamingPipeline {
     /// with the options and context a commit would use; valid while no
     /// speech started since and nothing was committed.
     private var finalAtPause: (sampleCount: Int, transcript: Transcript)?
+    /// The segments of the last pass at a pause: the speaker went on, so they
+    /// are not the final, but the audio they cover has not changed, and the
+    /// next accurate pass over this buffer starts from them
+    /// (`TranscriptionOptions.forcedSegments`) instead of decoding them
+    /// again. The final after a stop mid-sentence then decodes the speech
+    /// since the last pause, however long the utterance. A commit moves the
+    /// buffer and drops them.
+    private var draft: [Segment] = []
 
     init(accurate: @escaping Decode, fast: @escaping Decode, options: StreamingOptions,
          volatileInterruption: Interruption? = nil, cancellation: Interruption? = nil,
@@ -188,7 +196,7 @@ struct StreamingPipeline {
         // Decode everything pending: the audio after the cut is context for the words before it.
         var transcription = commitOptions()
         transcription.wordTimestamps = true
-        let transcript = try accurate(buffer, conditioned(transcription), nil, nil)
+        let transcript = try decodeBuffer(transcription)
         let offset = seconds(bufferStart)
         let words = transcript.words.map { word in
             WordTiming(word: word.word, startSeconds: word.startSeconds + offset, endSeconds: word.endSeconds + offset,
@@ -331,8 +339,9 @@ struct StreamingPipeline {
     /// the commit that ends it (and shown as its volatile text). It is not
     /// interrupted when the input closes: the final pass would redo it.
     private mutating func decodeFinalAtPause() throws {
-        let transcript = try accurate(buffer, conditioned(commitOptions()), nil, nil)
+        let transcript = try decodeBuffer(commitOptions())
         finalAtPause = (buffer.count, transcript)
+        draft = transcript.segments
         samplesAtLastVolatile = totalSamples
         guard options.reportsVolatileResults,
               let hypothesis = Self.hypothesis(of: transcript.segments, offset: seconds(bufferStart),
@@ -384,7 +393,7 @@ struct StreamingPipeline {
         if all, let decoded = finalAtPause, decoded.sampleCount <= buffer.count {
             transcript = decoded.transcript
         } else {
-            transcript = try accurate(buffer, conditioned(commitOptions()), nil, nil)
+            transcript = try decodeBuffer(commitOptions())
         }
         var segments = transcript.segments
         var keepFromSample = buffer.count
@@ -425,6 +434,7 @@ struct StreamingPipeline {
         samplesAtLastVolatile = totalSamples
         reportedVolatileSinceCommit = false
         finalAtPause = nil
+        draft = []
         advanceWatermark(to: rangeEnd, force: true)
     }
 
@@ -437,8 +447,17 @@ struct StreamingPipeline {
         bufferStart = totalSamples
         bufferHasSpeech = false
         finalAtPause = nil
+        draft = []
         detectorOrigin += sampleCount
         advanceWatermark(to: seconds(totalSamples), force: true)
+    }
+
+    /// The accurate pass over the whole buffer, with the committed text as
+    /// context, starting from the draft when there is one.
+    private func decodeBuffer(_ transcription: TranscriptionOptions) throws -> Transcript {
+        var transcription = conditioned(transcription)
+        transcription.forcedSegments = draft
+        return try accurate(buffer, transcription, nil, nil)
     }
 
     /// The sample where the detector hears speech well after `coveredSeconds`

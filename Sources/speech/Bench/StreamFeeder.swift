@@ -30,6 +30,12 @@ struct StreamFeeder {
     /// What one stream reported, with the wall-clock instants of its events.
     struct Outcome: Sendable {
         var finals: [StreamingHypothesis] = []
+        /// When each final arrived, seconds after `start`.
+        var finalSeconds: [Double] = []
+        /// Audio final when `finish()` was called (the last `.committed` before it), seconds.
+        var committedAtEndOfInputSeconds = 0.0
+        /// Every volatile result, with when it arrived.
+        var volatiles: [WordLatency.Shown] = []
         var volatileCount = 0
         /// Audio time at which speech was first detected.
         var speechOnsetSeconds: Double?
@@ -64,6 +70,7 @@ struct StreamFeeder {
         var outcome = Outcome(start: start, lastFinal: start, endOfInput: start, end: start)
         let cpuAtStart = ResourceUsage.cpuSeconds()
         var lastVolatile: String?
+        var watermarks: [(at: ContinuousClock.Instant, throughSeconds: Double)] = []
         outcome.residentTimeline = residentSampleIntervalSeconds.map(ResidentTimeline.init(intervalSeconds:))
         outcome.residentTimeline?.recordIfDue(Self.measure(audioSeconds: 0, since: start), atAudioSeconds: 0)
         let pacing = self.pacing
@@ -94,10 +101,13 @@ struct StreamFeeder {
             case .volatile(let hypothesis):
                 lastVolatile = hypothesis.text
                 outcome.volatileCount += 1
+                outcome.volatiles.append(WordLatency.Shown(atSeconds: (clock.now - start).seconds, text: hypothesis.text,
+                                                           finalsBefore: outcome.finals.count))
                 if outcome.firstVolatile == nil { outcome.firstVolatile = clock.now }
                 outcome.resultTimes.append(clock.now)
             case .final(let hypothesis):
                 outcome.finals.append(hypothesis)
+                outcome.finalSeconds.append((clock.now - start).seconds)
                 if let volatile = lastVolatile { outcome.volatileBeforeFinal.append((volatile, hypothesis.text)) }
                 lastVolatile = nil
                 outcome.lastFinal = clock.now
@@ -108,10 +118,13 @@ struct StreamFeeder {
             case .failed(let error):
                 recognizer.cancel()
                 throw error
-            case .speechEnded, .committed, .finished: break
+            case .committed(let through):
+                watermarks.append((clock.now, through))
+            case .speechEnded, .finished: break
             }
         }
         outcome.endOfInput = await feeder.value
+        outcome.committedAtEndOfInputSeconds = watermarks.last { $0.at <= outcome.endOfInput }?.throughSeconds ?? 0
         outcome.end = clock.now
         outcome.cpuSeconds = ResourceUsage.cpuSeconds() - cpuAtStart
         let audioSeconds = Double(samples.count) / AudioDecoder.sampleRate

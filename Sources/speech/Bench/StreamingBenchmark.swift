@@ -28,6 +28,11 @@ struct StreamingBenchmark {
         var updateInterval: TimingSummary
         /// From `finish()` (end of input) to the last final result.
         var finalAfterEndOfInputSeconds: Double
+        /// Audio not yet final when the input ended: what the last final had to decode.
+        var pendingAtEndOfInputSeconds: Double
+        /// Per word, from its end in the audio to the first result showing it
+        /// and to its final (realtime mode; OpenBench's interim and confirmed latency).
+        var wordLatency: WordLatency?
         var realTimeFactor: Double
         /// Process CPU seconds per minute of audio while streaming (the
         /// whole cost of live results, volatile passes included in realtime mode).
@@ -59,6 +64,9 @@ struct StreamingBenchmark {
         if realtime, let firstVolatile = outcome.firstVolatile, let onset = outcome.speechOnsetSeconds {
             firstVolatileLatency = (firstVolatile - outcome.start).seconds - onset
         }
+        let wordLatency = realtime
+            ? WordLatency(finals: Array(zip(outcome.finals, outcome.finalSeconds)), volatiles: outcome.volatiles)
+            : nil
         let intervals = zip(outcome.resultTimes, outcome.resultTimes.dropFirst()).map { ($1 - $0).seconds }
         let committed = outcome.committedText
         let language = options.transcription.language ?? "en"
@@ -81,6 +89,8 @@ struct StreamingBenchmark {
             speechOnsetSeconds: outcome.speechOnsetSeconds, firstVolatileAfterOnsetSeconds: firstVolatileLatency,
             updateInterval: TimingSummary(runs: intervals),
             finalAfterEndOfInputSeconds: max(0, (outcome.lastFinal - outcome.endOfInput).seconds),
+            pendingAtEndOfInputSeconds: max(0, audioSeconds - outcome.committedAtEndOfInputSeconds),
+            wordLatency: wordLatency,
             realTimeFactor: outcome.wallSeconds / max(audioSeconds, 1e-9),
             cpuSecondsPerAudioMinute: outcome.cpuSeconds / max(audioSeconds, 1e-9) * 60,
             volatileVersusFinalWER: finalWords > 0 ? Double(volatileEdits) / Double(finalWords) : nil,
@@ -93,6 +103,11 @@ struct StreamingBenchmark {
     static func table(_ result: Result) -> String {
         func seconds(_ value: Double?) -> String { value.map { String(format: "%.3f s", $0) } ?? "n/a" }
         let wer = result.committedVersusBatchWER.map { String(format: "%.2f%%", $0 * 100) } ?? "not measured (--no-batch)"
+        func latency(_ summary: WordLatency.Summary?) -> String {
+            guard let summary, let words = result.wordLatency?.wordCount else { return "n/a (realtime mode only)" }
+            return String(format: "median %.3f s, 90th percentile %.3f s, mean %.3f s (%d words)",
+                          summary.median, summary.percentile90, summary.mean, words)
+        }
         let timeline = result.residentTimeline.map { "\n" + $0.table } ?? ""
         return """
         mode                      \(result.mode) (100 ms chunks)
@@ -100,7 +115,9 @@ struct StreamingBenchmark {
         speech onset              \(seconds(result.speechOnsetSeconds))
         first volatile after onset \(seconds(result.firstVolatileAfterOnsetSeconds))
         update interval median    \(seconds(result.updateInterval.median)) (\(result.volatileCount) volatile, \(result.finalCount) final)
-        final after end of input  \(seconds(result.finalAfterEndOfInputSeconds))
+        final after end of input  \(seconds(result.finalAfterEndOfInputSeconds)) (\(seconds(result.pendingAtEndOfInputSeconds)) of audio pending)
+        word latency, interim     \(latency(result.wordLatency?.interim))
+        word latency, confirmed   \(latency(result.wordLatency?.confirmed))
         real-time factor          \(String(format: "%.3f", result.realTimeFactor))
         CPU per audio minute      \(String(format: "%.1f s", result.cpuSecondsPerAudioMinute))
         last volatile vs final WER \(result.volatileVersusFinalWER.map { String(format: "%.2f%%", $0 * 100) } ?? "n/a (no volatile before a final)")

@@ -48,6 +48,42 @@ import Testing
         }
     }
 
+    /// Forced tokens (an earlier pass's text over the same audio) are read,
+    /// not decoded: a greedy loop forced with the first tokens of its own
+    /// result continues it to the same tokens, scores only what it sampled,
+    /// and counts the forced tokens toward the sample limit.
+    @Test(arguments: [1, 5])
+    func forcedTokensContinueAsDecoded(forcedCount: Int) throws {
+        let shared = try TinyModelReferenceData.shared()
+        let model = try TinyWhisper.model()
+        let special = TinyWhisper.special
+        let prompt = [special.startOfTranscript, special.noTimestamps]
+        // The reference's words without its end-of-text boost, so the decode runs long.
+        let words = LogitFilter { logits, _, _ in
+            let kept = shared.allowedTokens.map { logits[$0] }
+            logits.update(repeating: -.infinity)
+            for (token, value) in zip(shared.allowedTokens, kept) { logits[token] = value }
+        }
+        func loop(forced: [Int], limit: Int) -> DecodingLoop {
+            var loop = DecodingLoop(model: model, cross: TinyWhisper.cross(model), prompt: prompt + forced,
+                                    startOfTranscriptIndex: 0, filters: [words], beamSize: 1,
+                                    bestOf: 1, lengthPenalty: nil, maximumSampleCount: limit)
+            loop.forcedTokenCount = forced.count
+            return loop
+        }
+        var generator = SeededGenerator(seed: 1)
+        let whole = loop(forced: [], limit: 24).run(temperature: 0, generator: &generator)
+        try #require(whole.tokens.count > forcedCount + 1, "the reference decode is long enough to force part of")
+        let forced = Array(whole.tokens.prefix(forcedCount))
+        let continued = loop(forced: forced, limit: 24).run(temperature: 0, generator: &generator)
+        #expect(continued.tokens == whole.tokens)
+        #expect(continued.sumLogProbability > whole.sumLogProbability, "the forced tokens are not scored again")
+        let sampled = Double(whole.tokens.count - forcedCount)
+        #expect(abs(continued.averageLogProbability - continued.sumLogProbability / (sampled + 1)) < 1e-12)
+        let capped = loop(forced: forced, limit: forcedCount + 1).run(temperature: 0, generator: &generator)
+        #expect(capped.tokens == Array(whole.tokens.prefix(forcedCount + 1)), "one token sampled after the forced ones")
+    }
+
     /// Length normalisation and the length penalty must pick different winners
     /// here, or the cases above would not tell the two rankings apart.
     @Test func referenceCasesSeparateTheRankings() throws {

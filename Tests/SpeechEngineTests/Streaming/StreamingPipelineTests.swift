@@ -217,6 +217,8 @@ struct StreamingPipelineTests {
     private final class PassLog: @unchecked Sendable {
         var accurate = 0, accurateAfterEndOfInput = 0, fast: [Int] = [], events: [StreamingEvent] = []
         var inputEnded = false
+        /// Each accurate pass's forced segments (the draft it started from) and what it returned.
+        var forced: [[Segment]] = [], decoded: [Transcript] = []
     }
 
     private static func passes(over live: [Float], options: StreamingOptions) throws -> PassLog {
@@ -225,7 +227,10 @@ struct StreamingPipelineTests {
             accurate: { samples, transcription, interruption, onWindow in
                 log.accurate += 1
                 if log.inputEnded { log.accurateAfterEndOfInput += 1 }
-                return Self.decode(samples, transcription, interruption, onWindow)
+                log.forced.append(transcription.forcedSegments)
+                let transcript = Self.decode(samples, transcription, interruption, onWindow)
+                log.decoded.append(transcript)
+                return transcript
             },
             fast: { samples, transcription, interruption, onWindow in
                 log.fast.append(samples.count)
@@ -286,6 +291,30 @@ struct StreamingPipelineTests {
             + Self.voiced(seconds: 2) + Self.silence(seconds: 1.5)
         #expect(try Self.passes(over: shortPause, options: StreamingOptions()).accurate == 1,
                 "no pass at a short utterance's short pause")
+    }
+
+    /// The pass at a pause is a draft once the speaker goes on: the next
+    /// accurate pass over the same buffer starts from its segments instead
+    /// of decoding them again — here the final after a stop mid-sentence,
+    /// which then decodes only the speech after the pause. A commit moves
+    /// the buffer and drops the draft.
+    @Test func aPassAtAPauseIsTheDraftOfTheNextPass() throws {
+        // A 0.5 s pause in a 9 s utterance: past the 0.5 s for a pass, under the 0.8 s endpoint.
+        let live = Self.silence(seconds: 0.5) + Self.voiced(seconds: 9) + Self.silence(seconds: 0.5)
+            + Self.voiced(seconds: 3)
+        let log = try Self.passes(over: live, options: StreamingOptions())
+        #expect(log.accurate == 2, "one pass at the pause, one after the stop")
+        #expect(log.accurateAfterEndOfInput == 1)
+        #expect(log.forced.first?.isEmpty == true, "the first pass has no draft")
+        #expect(log.forced.last == log.decoded.first?.segments, "the final starts from the pause's segments")
+        #expect(Self.finals(log.events).flatMap(\.words).count == Self.batchWordCount(live))
+
+        // Two utterances: the second's passes start afresh after the first's commit.
+        let two = live + Self.silence(seconds: 2.5) + Self.voiced(seconds: 2)
+        let second = try Self.passes(over: two, options: StreamingOptions())
+        #expect(second.forced.last?.isEmpty == true, "no draft across a commit")
+        #expect(Self.finals(second.events).flatMap(\.words).count == Self.batchWordCount(two))
+        Self.expectInvariants(second.events)
     }
 
     /// While nothing is said, another volatile pass would decode the same

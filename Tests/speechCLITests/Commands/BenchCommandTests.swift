@@ -1,4 +1,5 @@
 import Foundation
+import SpeechEngine
 import Testing
 @testable import SpeechCLI
 
@@ -41,7 +42,14 @@ import Testing
     static func result(timeline: ResidentTimeline?, wer: Double?) -> StreamingBenchmark.Result {
         StreamingBenchmark.Result(
             mode: "fast", audioSeconds: 700, speechOnsetSeconds: 0.5, firstVolatileAfterOnsetSeconds: nil,
-            updateInterval: TimingSummary(runs: [1, 2]), finalAfterEndOfInputSeconds: 0.2, realTimeFactor: 0.15,
+            updateInterval: TimingSummary(runs: [1, 2]), finalAfterEndOfInputSeconds: 0.2, pendingAtEndOfInputSeconds: 1.5,
+            wordLatency: wer == nil ? nil : WordLatency(
+                finals: [(StreamingHypothesis(startSeconds: 0, endSeconds: 1, text: "a b",
+                                              words: [WordTiming(word: " a", startSeconds: 0, endSeconds: 0.5, probability: 1),
+                                                      WordTiming(word: " b", startSeconds: 0.5, endSeconds: 1, probability: 1)]),
+                          2.0)],
+                volatiles: [WordLatency.Shown(atSeconds: 1.25, text: "a", finalsBefore: 0)]),
+            realTimeFactor: 0.15,
             cpuSecondsPerAudioMinute: 21.5, volatileVersusFinalWER: wer.map { $0 * 3 }, peakResidentMegabytes: 640, residentTimeline: timeline, volatileCount: 0, finalCount: 40,
             committedText: "a b", batchText: wer == nil ? nil : "a b", committedVersusBatchWER: wer)
     }
@@ -58,6 +66,12 @@ import Testing
         #expect(table.contains("committed vs batch WER    1.00%\n"), "\(table)")
         #expect(table.contains("CPU per audio minute      21.5 s\n"), "\(table)")
         #expect(table.contains("last volatile vs final WER 3.00%\n"), "\(table)")
+        #expect(table.contains("final after end of input  0.200 s (1.500 s of audio pending)\n"), "\(table)")
+        // "a" shown 0.75 s after its end, "b" by its final 1.0 s after; both confirmed 1.5 and 1.0 s after.
+        #expect(table.contains("word latency, interim     median 0.875 s, 90th percentile 1.000 s, mean 0.875 s (2 words)\n"),
+                "\(table)")
+        #expect(table.contains("word latency, confirmed   median 1.250 s, 90th percentile 1.500 s, mean 1.250 s (2 words)\n"),
+                "\(table)")
         #expect(table.contains("\nRSS timeline (every 0:05:00 of audio)\n"), "\(table)")
         #expect(table.contains("\n  0:11:40     105.0 s   521.0 MB   530.0 MB\n"), "\(table)")
         #expect(table.hasSuffix("RSS after the start: 520.0–521.0 MB (spread 1.0 MB)\n"), "\(table)")
@@ -67,6 +81,7 @@ import Testing
         let table = StreamingBenchmark.table(Self.result(timeline: nil, wer: nil))
         #expect(table.contains("committed vs batch WER    not measured (--no-batch)"), "\(table)")
         #expect(table.contains("last volatile vs final WER n/a (no volatile before a final)"), "\(table)")
+        #expect(table.contains("word latency, interim     n/a (realtime mode only)\n"), "\(table)")
         #expect(!table.contains("RSS timeline"))
     }
 
