@@ -21,7 +21,7 @@ struct DecodingLoop {
     var interruption: Interruption? = nil
     /// The prompt's last tokens that are text already decoded, not context:
     /// an earlier pass's segments over the start of the same audio
-    /// (`TranscriptionOptions.forcedPrefix`). They are part of the result and
+    /// (`TranscriptionOptions.forcedSegments`). They are part of the result and
     /// the timestamp rules read them as sampled, but they are not scored and
     /// count toward the sample limit.
     var forcedTokenCount = 0

@@ -28,7 +28,7 @@ struct TranscriptionSession {
     /// Batched decoding: the last decoded chunk's tokens as sampled, the
     /// prompt of a chunk decoded again because its text skipped speech.
     var previousChunkTokens: [Int] = []
-    /// `options.forcedPrefix` until the first window is decoded.
+    /// The tokens of `options.forcedSegments` until the first window is decoded.
     private var forcedPrefix: [Int]
 
     init(model: WhisperModel, options: TranscriptionOptions, clock: StageClock? = nil) throws {

@@ -73,6 +73,10 @@ struct StreamingPipeline {
     /// Committed text carried into the next pass's prompt (Whisper's
     /// conditioning on previous text), so casing and punctuation continue.
     private var committedTail = ""
+    /// Text final already while its audio is still in the buffer (confirmed
+    /// at a pause): it joins the prompt when its audio leaves the buffer, since
+    /// until then the window itself holds it.
+    private var confirmedText = ""
 
     private var detector = SpeechActivityDetector()
     /// Stream samples the detector did not hear (long gaps, recordings): its
@@ -198,10 +202,11 @@ struct StreamingPipeline {
         transcription.wordTimestamps = true
         let transcript = try decodeBuffer(transcription)
         let offset = seconds(bufferStart)
+        let confirmedEnd = committedEndSeconds
         let words = transcript.words.map { word in
             WordTiming(word: word.word, startSeconds: word.startSeconds + offset, endSeconds: word.endSeconds + offset,
                        probability: word.probability)
-        }
+        }.filter { ($0.startSeconds + $0.endSeconds) / 2 > confirmedEnd } // words confirmed at a pause are final already
         // A word belongs before the cut when most of it is.
         let committed = words.prefix { ($0.startSeconds + $0.endSeconds) / 2 <= cutSeconds }
         let rest = words.dropFirst(committed.count)
@@ -216,7 +221,7 @@ struct StreamingPipeline {
                                                  words: Array(committed),
                                                  alternatives: rest.isEmpty ? transcript.alternatives : [])
             emit(.final(hypothesis))
-            remember(text)
+            rememberCommitted(text)
         }
         settleCommit(through: rangeEnd, droppingSamples: keepFrom - bufferStart)
         bufferHasSpeech = !rest.isEmpty || detector.isSpeechActive
@@ -341,10 +346,11 @@ struct StreamingPipeline {
     private mutating func decodeFinalAtPause() throws {
         let transcript = try decodeBuffer(commitOptions())
         finalAtPause = (buffer.count, transcript)
-        draft = transcript.segments
+        if options.keepsPausePassWhenSpeechResumes { draft = transcript.segments }
         samplesAtLastVolatile = totalSamples
         guard options.reportsVolatileResults,
-              let hypothesis = Self.hypothesis(of: transcript.segments, offset: seconds(bufferStart),
+              let hypothesis = Self.hypothesis(of: Self.remainder(of: transcript.segments, after: confirmedInBufferSeconds),
+                                               offset: seconds(bufferStart),
                                                from: committedEndSeconds, to: seconds(bufferStart + buffer.count),
                                                alternatives: []) else { return }
         emit(.volatile(hypothesis))
@@ -355,8 +361,11 @@ struct StreamingPipeline {
         for event in detected {
             switch event {
             case .speechStarted(let index):
-                // The speaker went on: the pass at the pause decoded too little.
-                finalAtPause = nil
+                // The speaker went on: the pass at the pause is not the final, but its closed segments are.
+                if let paused = finalAtPause {
+                    finalAtPause = nil
+                    if options.keepsPausePassWhenSpeechResumes { confirmClosedSegments(of: paused.transcript) }
+                }
                 // The first volatile pass comes `firstVolatileDelaySeconds` after onset, then one per interval.
                 if !bufferHasSpeech {
                     let early = max(0, options.volatileIntervalSeconds - firstVolatileDelaySeconds)
@@ -395,7 +404,7 @@ struct StreamingPipeline {
         } else {
             transcript = try decodeBuffer(commitOptions())
         }
-        var segments = transcript.segments
+        var segments = Self.remainder(of: transcript.segments, after: confirmedInBufferSeconds)
         var keepFromSample = buffer.count
         if !all, segments.count > 1, let last = segments.last {
             keepFromSample = min(buffer.count, max(0, Int(last.startSeconds * Self.sampleRate)))
@@ -415,7 +424,7 @@ struct StreamingPipeline {
                                             alternatives: segments.count == transcript.segments.count
                                                 ? transcript.alternatives : []) {
             emit(.final(hypothesis))
-            remember(hypothesis.text)
+            rememberCommitted(hypothesis.text)
         }
         settleCommit(through: rangeEnd, droppingSamples: keepFromSample)
         if buffer.isEmpty || all {
@@ -424,9 +433,55 @@ struct StreamingPipeline {
         }
     }
 
+    /// The speaker went on after a pass at a pause: that pass's segments but
+    /// the last are final now, and the last, which may go on, stays pending.
+    /// Their audio stays in the buffer and the pass is the draft of the next
+    /// one, which forces them unchanged and hears the rest with the same
+    /// context as before; only its text after them is reported. Words are
+    /// confirmed at the pause after them, not when the utterance ends.
+    private mutating func confirmClosedSegments(of transcript: Transcript) {
+        guard transcript.segments.count > 1 else { return }
+        let closed = Self.remainder(of: Array(transcript.segments.dropLast()), after: confirmedInBufferSeconds)
+        guard let lastClosed = closed.last else { return }
+        let through = seconds(bufferStart) + (lastClosed.words.last?.endSeconds ?? lastClosed.endSeconds)
+        guard through > committedEndSeconds,
+              let hypothesis = Self.hypothesis(of: closed, offset: seconds(bufferStart), from: committedEndSeconds,
+                                               to: through, alternatives: []) else { return }
+        emit(.final(hypothesis))
+        confirmedText = Self.appending(hypothesis.text, to: confirmedText)
+        committedEndSeconds = through
+        advanceWatermark(to: through, force: true)
+    }
+
+    /// Buffer seconds already final: words confirmed at a pause, or before
+    /// the cut of `commit(throughSample:)` when it kept their audio.
+    private var confirmedInBufferSeconds: Double { max(0, committedEndSeconds - seconds(bufferStart)) }
+
+    /// The part of `segments` (times from the buffer's start) after `boundary`:
+    /// whole segments, or the words of one the boundary falls in (a word
+    /// belongs where most of it is).
+    static func remainder(of segments: [Segment], after boundary: Double) -> [Segment] {
+        guard boundary > 0 else { return segments }
+        func middle(_ start: Double, _ end: Double) -> Double { (start + end) / 2 }
+        return segments.compactMap { segment in
+            guard !segment.words.isEmpty else {
+                return middle(segment.startSeconds, segment.endSeconds) > boundary ? segment : nil
+            }
+            let kept = segment.words.filter { middle($0.startSeconds, $0.endSeconds) > boundary }
+            if kept.count == segment.words.count { return segment }
+            guard let first = kept.first else { return nil }
+            var part = segment
+            part.words = kept
+            part.startSeconds = max(segment.startSeconds, first.startSeconds)
+            part.text = kept.map(\.word).joined()
+            return part
+        }
+    }
+
     /// What every commit leaves behind: results final through `rangeEnd`,
     /// the committed audio dropped from the buffer, the volatile clock reset.
     private mutating func settleCommit(through rangeEnd: Double, droppingSamples count: Int) {
+        rememberCommitted("")
         committedEndSeconds = rangeEnd
         hasCommitted = true
         buffer.removeFirst(count)
@@ -491,7 +546,8 @@ struct StreamingPipeline {
             // The input closed mid-pass: the final pass makes this one moot.
             return nil
         }
-        return Self.hypothesis(of: transcript.segments, offset: seconds(bufferStart), from: committedEndSeconds,
+        return Self.hypothesis(of: Self.remainder(of: transcript.segments, after: confirmedInBufferSeconds),
+                               offset: seconds(bufferStart), from: committedEndSeconds,
                                to: seconds(bufferStart + buffer.count), alternatives: [])
     }
 
@@ -510,6 +566,13 @@ struct StreamingPipeline {
     }
 
     static let promptCharacterCount = 300
+
+    /// Remembers a commit's text after the text confirmed before it.
+    private mutating func rememberCommitted(_ text: String) {
+        if !confirmedText.isEmpty { remember(confirmedText) }
+        confirmedText = ""
+        if !text.isEmpty { remember(text) }
+    }
 
     private mutating func remember(_ text: String) {
         committedTail = Self.appending(text, to: committedTail)

@@ -7,7 +7,7 @@ struct BenchCommand: SpeechCommand {
     static let help = CommandHelp(
         commandName: "bench",
         overview: "Benchmark model load time, transcription wall time, real-time factor and peak memory.",
-        usage: "bench <file> [--runs <N>] [--beam <N>] [--threads <N>] [--batch-size <N>] [--padding silence|zeros|both] [--model <name>] [--compute-type <type>] [--language xx|auto] [--against faster-whisper | --stream [--realtime|--fast] [--rss-every <seconds>] [--volatile-window fitted|whole] [--no-final-at-pause] [--no-batch]] [--format text|json]",
+        usage: "bench <file> [--runs <N>] [--beam <N>] [--threads <N>] [--batch-size <N>] [--padding silence|zeros|both] [--model <name>] [--compute-type <type>] [--language xx|auto] [--against faster-whisper | --stream [--realtime|--fast] [--rss-every <seconds>] [--volatile-window fitted|whole] [--no-final-at-pause] [--no-pause-drafts] [--no-batch]] [--format text|json]",
         arguments: [("<file>", "The audio file to transcribe in every run.")],
         commandOptions: [
             .value("runs", "N", help: "Timed runs (default: 3)."),
@@ -25,6 +25,7 @@ struct BenchCommand: SpeechCommand {
             .value("rss-every", "seconds", help: "With --stream: measure RSS every this many seconds of audio\n(default: 300)."),
             .value("volatile-window", "window", help: "With --stream: what volatile passes encode: fitted (the buffered audio\nplus 5.12 s, the default) or whole (a 30 s window each time)."),
             .flag("final-at-pause", help: "With --stream: decode the final when the speaker pauses, ready if the\nutterance ends there (default: on).", onByDefault: true),
+            .flag("pause-drafts", help: "With --stream: when the speaker goes on after a pause, confirm the pause's\nclosed segments and start the next pass from the rest (default: on).", onByDefault: true),
             .flag("batch", help: "With --stream: also transcribe the file in batch and score the stream\nagainst it (default: on).", onByDefault: true),
             .value("format", "format", help: "Output: text or json (default: text)."),
         ],
@@ -76,6 +77,8 @@ struct BenchCommand: SpeechCommand {
     var fitsVolatileWindowToAudio: Bool
     /// `--no-final-at-pause` decodes finals only at endpoints and the end of input.
     var decodesFinalAtPause: Bool
+    /// `--no-pause-drafts` drops the pass at a pause when the speaker goes on.
+    var keepsPausePass: Bool
     /// `--against faster-whisper`.
     var comparesWithFasterWhisper: Bool
     /// Beam widths of the comparison: `--beam`'s, else greedy and 5.
@@ -101,9 +104,10 @@ struct BenchCommand: SpeechCommand {
         comparesWithBatch = arguments.flag("batch", default: true)
         fitsVolatileWindowToAudio = try arguments.choice("volatile-window", from: ["fitted", "whole"]) != "whole"
         decodesFinalAtPause = arguments.flag("final-at-pause", default: true)
+        keepsPausePass = arguments.flag("pause-drafts", default: true)
         if !stream && (arguments.value("rss-every") != nil || !comparesWithBatch || !decodesFinalAtPause
-                       || arguments.value("volatile-window") != nil) {
-            throw UsageError("--rss-every, --volatile-window, --no-final-at-pause and --no-batch go with --stream.")
+                       || !keepsPausePass || arguments.value("volatile-window") != nil) {
+            throw UsageError("--rss-every, --volatile-window, --no-final-at-pause, --no-pause-drafts and --no-batch go with --stream.")
         }
         comparesWithFasterWhisper = try arguments.choice("against", from: ["faster-whisper"]) != nil
         comparisonBeams = arguments.value("beam") == nil ? [1, 5] : [decoding.beamSize]
@@ -171,6 +175,7 @@ struct BenchCommand: SpeechCommand {
         if options.transcription.language == nil { options.transcription.language = "en" }
         options.fitsVolatileWindowToAudio = fitsVolatileWindowToAudio
         options.decodesFinalAtPause = decodesFinalAtPause
+        options.keepsPausePassWhenSpeechResumes = keepsPausePass
         let fast = ModelCache.shared.volatileTranscriber(language: options.transcription.language)
         let samples = try AudioDecoder.decode(contentsOf: URL(fileURLWithPath: file))
         let benchmark = StreamingBenchmark(samples: samples, realtime: realtime, options: options,

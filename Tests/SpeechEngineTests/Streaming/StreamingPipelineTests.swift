@@ -218,7 +218,7 @@ struct StreamingPipelineTests {
         var accurate = 0, accurateAfterEndOfInput = 0, fast: [Int] = [], events: [StreamingEvent] = []
         var inputEnded = false
         /// Each accurate pass's forced segments (the draft it started from) and what it returned.
-        var forced: [[Segment]] = [], decoded: [Transcript] = []
+        var forced: [[Segment]] = [], decoded: [Transcript] = [], prompts: [String?] = []
     }
 
     private static func passes(over live: [Float], options: StreamingOptions) throws -> PassLog {
@@ -228,6 +228,7 @@ struct StreamingPipelineTests {
                 log.accurate += 1
                 if log.inputEnded { log.accurateAfterEndOfInput += 1 }
                 log.forced.append(transcription.forcedSegments)
+                log.prompts.append(transcription.initialPrompt)
                 let transcript = Self.decode(samples, transcription, interruption, onWindow)
                 log.decoded.append(transcript)
                 return transcript
@@ -272,15 +273,15 @@ struct StreamingPipelineTests {
         #expect(Self.finals(plain.events).map(\.text) == finals.map(\.text), "the same final either way")
     }
 
-    /// Speech after the pause makes the pass there moot: the final decodes
-    /// the whole utterance, and no word of either part is lost. A short
+    /// Speech after the pause means the pass there is not the final: the
+    /// final covers the whole utterance, and no word of either part is lost. A short
     /// utterance waits a second for its pass (speakers often go on after
     /// shorter pauses); a long one half a second, near its 0.8 s endpoint.
     @Test func speechAfterAPauseDecodesTheUtteranceAgain() throws {
         let live = Self.silence(seconds: 0.5) + Self.voiced(seconds: 3) + Self.silence(seconds: 1.3)
             + Self.voiced(seconds: 2) + Self.silence(seconds: 1.5)
         let log = try Self.passes(over: live, options: StreamingOptions())
-        #expect(log.accurate == 2, "one pass at each pause; the first was dropped when speech resumed")
+        #expect(log.accurate == 2, "one pass at each pause; the first is not the final once speech resumed")
         #expect(log.accurateAfterEndOfInput == 0)
         let finals = Self.finals(log.events)
         #expect(finals.count == 1, "a short utterance goes on across a pause under the endpoint")
@@ -308,6 +309,11 @@ struct StreamingPipelineTests {
         #expect(log.forced.first?.isEmpty == true, "the first pass has no draft")
         #expect(log.forced.last == log.decoded.first?.segments, "the final starts from the pause's segments")
         #expect(Self.finals(log.events).flatMap(\.words).count == Self.batchWordCount(live))
+        var dropping = StreamingOptions()
+        dropping.keepsPausePassWhenSpeechResumes = false
+        let dropped = try Self.passes(over: live, options: dropping)
+        #expect(dropped.forced.allSatisfy { $0.isEmpty }, "without drafts every pass decodes the whole buffer")
+        #expect(Self.finals(dropped.events).map(\.text) == Self.finals(log.events).map(\.text))
 
         // Two utterances: the second's passes start afresh after the first's commit.
         let two = live + Self.silence(seconds: 2.5) + Self.voiced(seconds: 2)
@@ -315,6 +321,48 @@ struct StreamingPipelineTests {
         #expect(second.forced.last?.isEmpty == true, "no draft across a commit")
         #expect(Self.finals(second.events).flatMap(\.words).count == Self.batchWordCount(two))
         Self.expectInvariants(second.events)
+    }
+
+    /// When the speaker goes on after a pass at a pause, that pass's closed
+    /// segments are final at once (confirmed when the speaker resumes, not
+    /// when the utterance ends); its last segment stays pending, the pass is
+    /// the draft of the next one, and no word is lost or repeated.
+    @Test func theClosedSegmentsOfAPassAtAPauseAreFinalWhenTheSpeakerGoesOn() throws {
+        let live = Self.silence(seconds: 0.5) + Self.voiced(seconds: 5) + Self.silence(seconds: 0.6)
+            + Self.voiced(seconds: 4) + Self.silence(seconds: 0.5) + Self.voiced(seconds: 3)
+        let log = try Self.passes(over: live, options: StreamingOptions())
+        let paused = try #require(log.decoded.first)
+        try #require(paused.segments.count == 2, "the pass at the pause hears two phrases")
+        let finals = Self.finals(log.events)
+        #expect(finals.count == 2)
+        #expect(finals.first?.words == paused.segments.first?.words, "the first phrase is final as the pause's pass decoded it")
+        let firstFinal = try #require(log.events.firstIndex { if case .final = $0 { true } else { false } })
+        let inputEnd = try #require(log.events.lastIndex { if case .progress = $0 { true } else { false } })
+        #expect(firstFinal < inputEnd, "confirmed before the input ended")
+        #expect(log.forced.last == paused.segments, "the last pass starts from both phrases, the first confirmed, the second open")
+        #expect(log.prompts.last == .some(nil), "confirmed text is in the window, not in the prompt as well")
+        #expect(finals.flatMap(\.words).count == Self.batchWordCount(live))
+        Self.expectInvariants(log.events)
+    }
+
+    /// What a pass adds after text already final: whole segments after the
+    /// boundary, the words of a segment it falls in.
+    @Test func theRemainderOfAPassAfterConfirmedWords() {
+        func word(_ start: Double) -> WordTiming {
+            WordTiming(word: " w\(Int(start))", startSeconds: start, endSeconds: start + 0.5, probability: 1)
+        }
+        func segment(_ starts: [Double]) -> Segment {
+            Segment(id: 0, startSeconds: starts[0], endSeconds: starts.last! + 0.5, text: "", tokens: [1, 2],
+                    words: starts.map(word), averageLogProbability: 0, noSpeechProbability: 0, compressionRatio: 1,
+                    temperature: 0)
+        }
+        let segments = [segment([0, 1]), segment([2, 3, 4])]
+        #expect(StreamingPipeline.remainder(of: segments, after: 0) == segments)
+        #expect(StreamingPipeline.remainder(of: segments, after: 1.6) == [segments[1]])
+        let part = StreamingPipeline.remainder(of: segments, after: 2.9)
+        #expect(part.map(\.text) == [" w3 w4"])
+        #expect(part.first?.startSeconds == 3)
+        #expect(StreamingPipeline.remainder(of: segments, after: 5).isEmpty)
     }
 
     /// While nothing is said, another volatile pass would decode the same

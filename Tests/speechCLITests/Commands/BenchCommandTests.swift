@@ -19,6 +19,8 @@ import Testing
         #expect(command.comparesWithBatch)
         #expect(command.decodesFinalAtPause)
         #expect(try !self.command(["a.wav", "--stream", "--no-final-at-pause"]).decodesFinalAtPause)
+        #expect(command.keepsPausePass)
+        #expect(try !self.command(["a.wav", "--stream", "--no-pause-drafts"]).keepsPausePass)
     }
 
     @Test func rssIntervalAndNoBatch() throws {
@@ -33,7 +35,7 @@ import Testing
                           ["a.wav", "--stream", "--realtime", "--fast"], ["a.wav", "--fast"],
                           ["a.wav", "--against", "whisper.cpp"], ["a.wav", "--against", "faster-whisper", "--stream"],
                           ["a.wav", "--stream", "--batch-size", "4"], ["a.wav", "--batch-size", "0"],
-                          ["a.wav", "--batch-size", "33"], ["a.wav", "--volatile-window", "whole"], ["a.wav", "--no-final-at-pause"],
+                          ["a.wav", "--batch-size", "33"], ["a.wav", "--volatile-window", "whole"], ["a.wav", "--no-final-at-pause"], ["a.wav", "--no-pause-drafts"],
                           ["a.wav", "--stream", "--volatile-window", "half"]] {
             #expect(throws: UsageError.self, "\(arguments)") { try command(arguments) }
         }
