@@ -451,6 +451,13 @@ struct StreamingPipeline {
         confirmedText = Self.appending(hypothesis.text, to: confirmedText)
         committedEndSeconds = through
         advanceWatermark(to: through, force: true)
+        // A final replaces the volatile text; the open segment is shown again at once, not at the next pass.
+        if options.reportsVolatileResults,
+           let open = Self.hypothesis(of: Self.remainder(of: transcript.segments, after: confirmedInBufferSeconds),
+                                      offset: seconds(bufferStart), from: through,
+                                      to: seconds(bufferStart + buffer.count), alternatives: []) {
+            emit(.volatile(open))
+        }
     }
 
     /// Buffer seconds already final: words confirmed at a pause, or before

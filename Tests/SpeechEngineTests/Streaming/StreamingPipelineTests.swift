@@ -336,6 +336,11 @@ struct StreamingPipelineTests {
         let finals = Self.finals(log.events)
         #expect(finals.count == 2)
         #expect(finals.first?.words == paused.segments.first?.words, "the first phrase is final as the pause's pass decoded it")
+        // The open phrase is shown again at once: no words vanish between the final and the next volatile pass.
+        guard case .volatile(let open)? = log.events.dropFirst(firstFinalIndex(log.events) + 1).first(where: {
+            switch $0 { case .progress, .committed: false; default: true }
+        }) else { Issue.record("no volatile result right after the confirmation"); return }
+        #expect(open.words.count == paused.segments.last?.words.count)
         let firstFinal = try #require(log.events.firstIndex { if case .final = $0 { true } else { false } })
         let inputEnd = try #require(log.events.lastIndex { if case .progress = $0 { true } else { false } })
         #expect(firstFinal < inputEnd, "confirmed before the input ended")
@@ -343,6 +348,10 @@ struct StreamingPipelineTests {
         #expect(log.prompts.last == .some(nil), "confirmed text is in the window, not in the prompt as well")
         #expect(finals.flatMap(\.words).count == Self.batchWordCount(live))
         Self.expectInvariants(log.events)
+    }
+
+    private func firstFinalIndex(_ events: [StreamingEvent]) -> Int {
+        events.firstIndex { if case .final = $0 { true } else { false } } ?? events.count
     }
 
     /// What a pass adds after text already final: whole segments after the
