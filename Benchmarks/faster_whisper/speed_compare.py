@@ -5,11 +5,13 @@ Usage:
     python3 Benchmarks/faster_whisper/speed_compare.py FILE --speech PATH/TO/speech
         [--beam 1 --beam 5] [--rounds 3] [--threads 2] [--language en]
         [--batch-size 8] [--theirs float32,int8,int8-batched]
+        [--ours-compute-type int8-encoder ...]
 
 Every configuration a CPU user picks runs once per round, ours and theirs in
 alternation, so that every engine sees the same machine load:
 
-    ours:   speech (window by window), speech --batch-size N (N chunks at once)
+    ours:   speech (window by window), speech --batch-size N (N chunks at once),
+            each in the default compute type and in every --ours-compute-type
     theirs: faster-whisper float32, int8, int8 with BatchedInferencePipeline (batch N)
 
 for every beam width. Each invocation loads its model afresh (load time is
@@ -46,10 +48,14 @@ def configurations(args):
     """(label, side, command without the beam) for every configuration, ours first."""
     common_ours = [args.speech, "bench", args.file, "--runs", "1", "--threads", str(args.threads),
                    "--language", args.language, "--format", "json"]
-    result = [("speech", "ours", common_ours)]
-    if args.batch_size:
-        result.append((f"speech batched {args.batch_size}", "ours",
-                       common_ours + ["--batch-size", str(args.batch_size)]))
+    result = []
+    for compute_type in [None] + args.ours_compute_type:
+        command = common_ours + (["--compute-type", compute_type] if compute_type else [])
+        suffix = f" {compute_type}" if compute_type else ""
+        result.append((f"speech{suffix}", "ours", command))
+        if args.batch_size:
+            result.append((f"speech batched {args.batch_size}{suffix}", "ours",
+                           command + ["--batch-size", str(args.batch_size)]))
     common_theirs = [sys.executable, os.path.join(HERE, "bench.py"), args.file, "--runs", "1",
                      "--threads", str(args.threads), "--language", args.language, "--json"]
     for key in args.theirs.split(","):
@@ -88,6 +94,8 @@ def main():
                         help="batch size of both batched modes; 0 leaves ours batched out (default: 8)")
     parser.add_argument("--theirs", default="float32,int8,int8-batched",
                         help="faster-whisper configurations, comma-separated, of: " + ", ".join(THEIRS))
+    parser.add_argument("--ours-compute-type", action="append", default=[],
+                        help="also run ours in this compute type (repeatable; the default type always runs)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     beams = args.beam or [1, 5]

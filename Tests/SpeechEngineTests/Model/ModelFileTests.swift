@@ -128,6 +128,54 @@ import Testing
         #expect(zip(actual, expected).allSatisfy { abs($0 - $1) <= 1e-4 }, "logits")
     }
 
+    /// The default, `int8Encoder`, quantizes the encoder's layers for the
+    /// integer kernels and loads the decoder exactly as `float16Weights`
+    /// does: the same logits bit for bit, while the encoder's output stays
+    /// within the int8 rounding of float32's.
+    @Test func int8EncoderQuantizesTheEncoderAndKeepsTheHalfDecoder() throws {
+        let directory = try ModelFileWriter.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try TinyWhisper.write(to: directory)
+        #expect(ComputeType.default == .int8Encoder)
+        let float = try WhisperModel(directory: directory, computeType: .float32)
+        let half = try WhisperModel(directory: directory, computeType: .float16Weights)
+        let mixed = try WhisperModel(directory: directory)
+        #expect(mixed.computeType == .int8Encoder)
+        let block = mixed.encoder.weights.blocks[0]
+        for layer in [block.qkv, block.attentionOut, block.ffnIn, block.ffnOut] {
+            guard case .int8(let matrix) = layer.weights else {
+                Issue.record("an encoder layer is not int8")
+                return
+            }
+            #expect(matrix.arithmetic == .integer)
+        }
+        guard case .half = mixed.decoder.weights.embeddings.weights,
+              case .float = mixed.decoder.weights.blocks[0].ffnIn.weights else {
+            Issue.record("int8Encoder: the decoder is not float16Weights' (half embeddings, fp32 layers float)")
+            return
+        }
+        #expect(mixed.decoder.crossAttentionInHalf)
+
+        let tokens = [TinyWhisper.special.startOfTranscript, 300, 257, 1000, 4000, 12_345, 300, 299, 258]
+        func logits(_ model: WhisperModel) -> [Float] {
+            var cache = model.decoder.makeSelfAttentionCache(sequenceCount: 1)
+            var capture: TextDecoder.AlignmentCapture?
+            return model.decoder.decode([tokens], cache: &cache, cross: TinyWhisper.cross(model),
+                                        logitPositions: Array(tokens.indices), capture: &capture)
+        }
+        #expect(logits(mixed) == logits(half), "the decoder runs as float16Weights")
+
+        let frames = 2 * TinyWhisper.audioContext
+        let mel = TinyWhisper.formula("mel", count: TinyWhisper.melCount * frames, scale: 0.8)
+        let expected = float.encoder.encode(mel, frameCount: frames)
+        let actual = mixed.encoder.encode(mel, frameCount: frames)
+        #expect(actual.count == expected.count && actual.allSatisfy(\.isFinite))
+        // After the final layer norm the outputs are of order 1; int8 keeps ~2 significant digits.
+        let worst = zip(actual, expected).map { abs($0 - $1) }.max() ?? .infinity
+        #expect(worst <= 0.1, "largest difference from float32: \(worst)")
+        #expect(actual != expected, "the integer kernels ran")
+    }
+
     @Test func rankZeroVariablesAreScalarsAndAliasesShareTheirTarget() throws {
         var writer = ModelFileWriter()
         writer.add("encoder/num_heads", shape: [], i32: [6])
