@@ -38,6 +38,18 @@ enum BLAS {
         cblas_sgemv(order, trans, m, n, alpha, a, lda, x, incx, beta, y, incy)
     }
 
+    /// The kernels OpenBLAS picked for this CPU at load ("Haswell", "SkylakeX", ...).
+    static var coreName: String {
+        guard let name = openblas_get_corename() else { return "unknown" }
+        return String(cString: name)
+    }
+
+    /// OpenBLAS's build configuration ("OpenBLAS 0.3.21 DYNAMIC_ARCH ... Haswell MAX_THREADS=64").
+    static var configuration: String {
+        guard let text = openblas_get_config() else { return "unknown" }
+        return String(cString: text)
+    }
+
     /// Pins OpenBLAS to one thread (the engine splits work itself, see `ComputeThreads`).
     static func useOneThread() {
         ExitGate.enter()
@@ -83,5 +95,27 @@ enum BLAS {
 
         /// Threads inside OpenBLAS now (for tests).
         static var insideCount: Int { inside.load(ordering: .sequentiallyConsistent) }
+    }
+}
+
+/// What the engine's float matrix products run on, for benchmarks to report
+/// beside their figures.
+///
+/// Why it matters: an OpenBLAS older than the CPU (Debian's 0.3.21 on a
+/// 2023 Xeon) does not recognise it and falls back to its generic `Prescott`
+/// kernels (SSE3), which run sgemm at a fraction of the CPU's speed; the same
+/// code then took twice the CPU time it took on an older machine. The engine
+/// does not override the choice (`OPENBLAS_CORETYPE` is the user's to set).
+public enum MatrixBackend {
+    /// OpenBLAS's kernel family for this CPU, as `openblas_get_corename()` names it.
+    public static var blasCore: String { BLAS.coreName }
+
+    /// The int8 kernels' instruction path on this CPU: "vnni", "avx2" or "scalar".
+    public static var int8Kernels: String { KernelPath.best.rawValue }
+
+    /// Whether OpenBLAS runs its generic SSE3 kernels on a CPU with AVX2
+    /// (our own kernels found it): float products far below the CPU's speed.
+    public static var blasIsGenericOnThisCPU: Bool {
+        blasCore == "Prescott" && KernelPath.avx2.isSupported
     }
 }

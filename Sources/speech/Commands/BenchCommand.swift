@@ -127,6 +127,12 @@ struct BenchCommand: SpeechCommand {
         /// Chunks decoded at once, nil for window by window.
         var batchSize: Int?
         var threads: Int?
+        /// `--compute-type`, and what the matrix products ran on (OpenBLAS's
+        /// kernel family and the int8 kernels' path): figures from machines
+        /// whose kernels differ are not comparable.
+        var computeType: String
+        var blasCore: String
+        var int8Kernels: String
         var audioSeconds: Double
         var modelLoadSeconds: Double
         var wallSeconds: TimingSummary
@@ -138,6 +144,9 @@ struct BenchCommand: SpeechCommand {
     }
 
     func run(console: Console) async throws {
+        if MatrixBackend.blasIsGenericOnThisCPU {
+            console.log("note: OpenBLAS does not know this CPU and runs its generic Prescott kernels: float matrix products run far below the CPU's speed (a newer OpenBLAS, or OPENBLAS_CORETYPE=Haswell|SkylakeX, picks faster ones)")
+        }
         if stream { return try await runStreaming(console: console) }
         if comparesWithFasterWhisper { return try runComparison(console: console) }
         let clock = ContinuousClock()
@@ -161,7 +170,9 @@ struct BenchCommand: SpeechCommand {
         }
         let timing = TimingSummary(runs: times)
         let result = Result(file: file, model: model.description, beamSize: decoding.beamSize,
-                            batchSize: decoding.batchSize, threads: decoding.threadCount, audioSeconds: audioSeconds, modelLoadSeconds: loadSeconds,
+                            batchSize: decoding.batchSize, threads: decoding.threadCount,
+                            computeType: computeType.rawValue, blasCore: MatrixBackend.blasCore,
+                            int8Kernels: MatrixBackend.int8Kernels, audioSeconds: audioSeconds, modelLoadSeconds: loadSeconds,
                             wallSeconds: timing,
                             realTimeFactor: audioSeconds > 0 ? timing.minimum / audioSeconds : 0,
                             peakResidentMegabytes: Double(ResourceUsage.peakResidentBytes()) / 1_048_576,
@@ -190,6 +201,7 @@ struct BenchCommand: SpeechCommand {
         """
         file               \(result.file)
         model              \(result.model), beam \(result.beamSize), threads \(result.threads.map(String.init) ?? "default")\(result.batchSize.map { ", batch \($0)" } ?? "")
+        kernels            \(result.computeType); OpenBLAS \(result.blasCore), int8 \(result.int8Kernels)
         audio              \(String(format: "%.2f s", result.audioSeconds))
         model load         \(String(format: "%.3f s", result.modelLoadSeconds))
         wall time min      \(String(format: "%.3f s", result.wallSeconds.minimum))
