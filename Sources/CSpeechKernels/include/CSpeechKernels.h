@@ -116,4 +116,18 @@ void sk_attention_scores_f16(int vectorized, const uint16_t *k, int k_stride, in
 void sk_attention_sums_f16(int vectorized, const uint16_t *v, int v_stride, int key_count, int width,
                            const float *p, int rows, float *out, int out_stride);
 
+// Float products (FloatGemm.c), for CPUs whose OpenBLAS runs generic kernels.
+
+/// Whether `sk_sgemm` has its AVX2+FMA form on this CPU.
+int sk_float_gemm_vectorized(void);
+
+/// `C = alpha · A · op(B)` (or `C += ...` when `accumulate`), row-major:
+/// A is `[m, k]` (row stride `lda`), op(B) is `[k, n]`: B itself (row stride
+/// `ldb`) or, with `trans_b`, the transpose of B `[n, k]`; C is `[m, n]`
+/// (row stride `ldc`). `vectorized` takes the AVX2+FMA tiles (only where
+/// `sk_float_gemm_vectorized`). Returns 0, or -1 if its 64·k-byte panel
+/// could not be allocated (C untouched).
+int sk_sgemm(int vectorized, int trans_b, int m, int n, int k, float alpha,
+             const float *a, int lda, const float *b, int ldb, int accumulate, float *c, int ldc);
+
 #endif

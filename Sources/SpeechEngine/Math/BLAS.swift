@@ -1,9 +1,12 @@
 import CBLAS
+import CSpeechKernels
 import Foundation
 import Synchronization
 
 /// The engine's only door into OpenBLAS: `sgemm` and `sgemv` with the cblas
-/// signatures, each call held open against process exit.
+/// signatures, each call held open against process exit. Where OpenBLAS runs
+/// its generic kernels, `sgemm` takes the engine's own tiles instead
+/// (`usesOwnProducts`).
 ///
 /// Why a door: OpenBLAS frees its work buffers in a library destructor when
 /// the process exits. An app that calls `exit(0)` while a recognition is
@@ -23,10 +26,39 @@ enum BLAS {
                       _ m: Int32, _ n: Int32, _ k: Int32, _ alpha: Float,
                       _ a: UnsafePointer<Float>?, _ lda: Int32, _ b: UnsafePointer<Float>?, _ ldb: Int32,
                       _ beta: Float, _ c: UnsafeMutablePointer<Float>?, _ ldc: Int32) {
+        if usesOwnProducts, order == CblasRowMajor, transA == CblasNoTrans, beta == 0 || beta == 1,
+           let a, let b, let c,
+           sk_sgemm(1, transB == CblasNoTrans ? 0 : 1, m, n, k, alpha, a, lda, b, ldb, beta == 1 ? 1 : 0, c, ldc) == 0 {
+            return
+        }
+        openBLASsgemm(order, transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+    }
+
+    /// `sgemm` always through OpenBLAS (the reference the own tiles are tested against).
+    static func openBLASsgemm(_ order: CBLAS_ORDER, _ transA: CBLAS_TRANSPOSE, _ transB: CBLAS_TRANSPOSE,
+                              _ m: Int32, _ n: Int32, _ k: Int32, _ alpha: Float,
+                              _ a: UnsafePointer<Float>?, _ lda: Int32, _ b: UnsafePointer<Float>?, _ ldb: Int32,
+                              _ beta: Float, _ c: UnsafeMutablePointer<Float>?, _ ldc: Int32) {
         ExitGate.enter()
         defer { ExitGate.leave() }
         cblas_sgemm(order, transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
     }
+
+    /// Whether `sgemm` runs the engine's own AVX2+FMA tiles (`sk_sgemm`)
+    /// instead of OpenBLAS: where OpenBLAS does not know the CPU and runs its
+    /// generic SSE3 kernels, which took twice the time (Benchmarks/RESULTS.md,
+    /// "Float products where OpenBLAS does not know the CPU"). Elsewhere
+    /// OpenBLAS's own kernels for the CPU are the faster.
+    /// `SPEECHCOMPAT_FLOAT_GEMM=openblas|own` forces one (benchmarks; `own`
+    /// only where the CPU has AVX2 and FMA).
+    static let usesOwnProducts: Bool = {
+        guard sk_float_gemm_vectorized() != 0 else { return false }
+        switch ProcessInfo.processInfo.environment["SPEECHCOMPAT_FLOAT_GEMM"] {
+        case "openblas": return false
+        case "own": return true
+        default: return coreName == "Prescott"
+        }
+    }()
 
     /// `y = alpha·op(A)·x + beta·y` (cblas_sgemv).
     @inline(__always)
@@ -104,8 +136,9 @@ enum BLAS {
 /// Why it matters: an OpenBLAS older than the CPU (Debian's 0.3.21 on a
 /// 2023 Xeon) does not recognise it and falls back to its generic `Prescott`
 /// kernels (SSE3), which run sgemm at a fraction of the CPU's speed; the same
-/// code then took twice the CPU time it took on an older machine. The engine
-/// does not override the choice (`OPENBLAS_CORETYPE` is the user's to set).
+/// code then took twice the CPU time it took on an older machine. There the
+/// engine multiplies with its own AVX2+FMA tiles instead (`BLAS.usesOwnProducts`);
+/// it never overrides OpenBLAS's choice (`OPENBLAS_CORETYPE` is the user's to set).
 public enum MatrixBackend {
     /// OpenBLAS's kernel family for this CPU, as `openblas_get_corename()` names it.
     public static var blasCore: String { BLAS.coreName }
@@ -118,4 +151,8 @@ public enum MatrixBackend {
     public static var blasIsGenericOnThisCPU: Bool {
         blasCore == "Prescott" && KernelPath.avx2.isSupported
     }
+
+    /// What runs the float matrix products: "openblas", or "avx2" where the
+    /// engine's own tiles stand in for OpenBLAS's generic kernels.
+    public static var floatProducts: String { BLAS.usesOwnProducts ? "avx2" : "openblas" }
 }

@@ -132,6 +132,8 @@ struct BenchCommand: SpeechCommand {
         /// whose kernels differ are not comparable.
         var computeType: String
         var blasCore: String
+        /// "openblas", or "avx2" where the engine's own tiles replace OpenBLAS's generic kernels.
+        var floatProducts: String
         var int8Kernels: String
         var audioSeconds: Double
         var modelLoadSeconds: Double
@@ -145,7 +147,10 @@ struct BenchCommand: SpeechCommand {
 
     func run(console: Console) async throws {
         if MatrixBackend.blasIsGenericOnThisCPU {
-            console.log("note: OpenBLAS does not know this CPU and runs its generic Prescott kernels: float matrix products run far below the CPU's speed (a newer OpenBLAS, or OPENBLAS_CORETYPE=Haswell|SkylakeX, picks faster ones)")
+            let products = MatrixBackend.floatProducts == "avx2"
+                ? "the engine multiplies on its own AVX2 tiles instead (sgemv stays OpenBLAS's)"
+                : "float products run far below the CPU's speed"
+            console.log("note: OpenBLAS does not know this CPU and runs its generic Prescott kernels; \(products). A newer OpenBLAS, or OPENBLAS_CORETYPE=Haswell|SkylakeX, picks faster ones.")
         }
         if stream { return try await runStreaming(console: console) }
         if comparesWithFasterWhisper { return try runComparison(console: console) }
@@ -172,7 +177,7 @@ struct BenchCommand: SpeechCommand {
         let result = Result(file: file, model: model.description, beamSize: decoding.beamSize,
                             batchSize: decoding.batchSize, threads: decoding.threadCount,
                             computeType: computeType.rawValue, blasCore: MatrixBackend.blasCore,
-                            int8Kernels: MatrixBackend.int8Kernels, audioSeconds: audioSeconds, modelLoadSeconds: loadSeconds,
+                            floatProducts: MatrixBackend.floatProducts, int8Kernels: MatrixBackend.int8Kernels, audioSeconds: audioSeconds, modelLoadSeconds: loadSeconds,
                             wallSeconds: timing,
                             realTimeFactor: audioSeconds > 0 ? timing.minimum / audioSeconds : 0,
                             peakResidentMegabytes: Double(ResourceUsage.peakResidentBytes()) / 1_048_576,
@@ -201,7 +206,7 @@ struct BenchCommand: SpeechCommand {
         """
         file               \(result.file)
         model              \(result.model), beam \(result.beamSize), threads \(result.threads.map(String.init) ?? "default")\(result.batchSize.map { ", batch \($0)" } ?? "")
-        kernels            \(result.computeType); OpenBLAS \(result.blasCore), int8 \(result.int8Kernels)
+        kernels            \(result.computeType); OpenBLAS \(result.blasCore), float products \(result.floatProducts), int8 \(result.int8Kernels)
         audio              \(String(format: "%.2f s", result.audioSeconds))
         model load         \(String(format: "%.3f s", result.modelLoadSeconds))
         wall time min      \(String(format: "%.3f s", result.wallSeconds.minimum))

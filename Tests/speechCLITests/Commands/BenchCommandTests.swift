@@ -46,14 +46,15 @@ import Testing
     @Test func fileBenchmarkNamesItsKernels() throws {
         let result = BenchCommand.Result(
             file: "a.wav", model: "whisper-base", beamSize: 5, batchSize: nil, threads: 2,
-            computeType: "int8-encoder", blasCore: "Prescott", int8Kernels: "vnni", audioSeconds: 11,
+            computeType: "int8-encoder", blasCore: "Prescott", floatProducts: "avx2", int8Kernels: "vnni", audioSeconds: 11,
             modelLoadSeconds: 0.3, wallSeconds: TimingSummary(runs: [1.2, 1.1]), realTimeFactor: 0.1,
             peakResidentMegabytes: 200, text: "And so", stages: [])
-        #expect(BenchCommand.table(result).contains("kernels            int8-encoder; OpenBLAS Prescott, int8 vnni"))
+        #expect(BenchCommand.table(result).contains("kernels            int8-encoder; OpenBLAS Prescott, float products avx2, int8 vnni"))
         let json = try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode(result)) as? [String: Any])
         #expect(json["computeType"] as? String == "int8-encoder")
         #expect(json["blasCore"] as? String == "Prescott")
         #expect(json["int8Kernels"] as? String == "vnni")
+        #expect(json["floatProducts"] as? String == "avx2")
     }
 
     static func result(timeline: ResidentTimeline?, wer: Double?) -> StreamingBenchmark.Result {

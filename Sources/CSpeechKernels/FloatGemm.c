@@ -1,0 +1,143 @@
+// Float matrix products for CPUs whose OpenBLAS does not know them.
+//
+// An OpenBLAS older than the CPU falls back to its generic SSE3 kernels
+// (`Prescott`): no AVX, no FMA, a quarter of the CPU's float throughput. The
+// engine then routes its float products here: the B operand is packed into
+// panels of 16 columns (k rows of 16 floats, zero-padded past the last
+// column), and a 6x16 register tile (12 AVX accumulators) runs over each
+// panel with one broadcast of A per row and two FMAs per step. A is read in
+// place; C is written once per tile.
+#include "include/CSpeechKernels.h"
+
+#include <stdlib.h>
+#include <string.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#endif
+
+enum { PANEL = 16, TILE_ROWS = 6 };
+
+/// Columns `j0 ..< j0 + cols` of op(B) as a panel `[k][16]`.
+static void pack_panel(int trans_b, const float *b, int ldb, int k, int j0, int cols, float *panel) {
+    if (trans_b) {
+        // B is [n, k]: column j of op(B) is row j of B.
+        for (int jj = 0; jj < PANEL; jj++) {
+            if (jj < cols) {
+                const float *row = b + (size_t)(j0 + jj) * ldb;
+                for (int p = 0; p < k; p++) panel[(size_t)p * PANEL + jj] = row[p];
+            } else {
+                for (int p = 0; p < k; p++) panel[(size_t)p * PANEL + jj] = 0;
+            }
+        }
+    } else {
+        for (int p = 0; p < k; p++) {
+            const float *row = b + (size_t)p * ldb + j0;
+            float *out = panel + (size_t)p * PANEL;
+            memcpy(out, row, sizeof(float) * (size_t)cols);
+            for (int jj = cols; jj < PANEL; jj++) out[jj] = 0;
+        }
+    }
+}
+
+/// Writes (or adds) `alpha * tile` into C for the tile's real rows and columns.
+static inline void store_tile(const float *tile, int rows, int cols, float alpha, int accumulate,
+                              float *c, int ldc) {
+    for (int r = 0; r < rows; r++) {
+        float *out = c + (size_t)r * ldc;
+        const float *t = tile + r * PANEL;
+        if (accumulate) {
+            for (int jj = 0; jj < cols; jj++) out[jj] += alpha * t[jj];
+        } else {
+            for (int jj = 0; jj < cols; jj++) out[jj] = alpha * t[jj];
+        }
+    }
+}
+
+static void tile_scalar(int k, const float *a, int lda, int rows, const float *panel, float *tile) {
+    for (int r = 0; r < rows; r++) {
+        float sums[PANEL] = {0};
+        const float *ar = a + (size_t)r * lda;
+        for (int p = 0; p < k; p++) {
+            const float x = ar[p];
+            const float *bp = panel + (size_t)p * PANEL;
+            for (int jj = 0; jj < PANEL; jj++) sums[jj] += x * bp[jj];
+        }
+        memcpy(tile + r * PANEL, sums, sizeof sums);
+    }
+}
+
+#if defined(__x86_64__) || defined(__i386__)
+#define AVX2_FMA __attribute__((target("avx2,fma")))
+
+/// The 6x16 tile. Rows past `rows` repeat the last real row (read, never stored),
+/// so the loop has no branches.
+static AVX2_FMA void tile_avx2(int k, const float *a, int lda, int rows, const float *panel, float *tile) {
+    const float *r0 = a;
+    const float *r1 = a + (size_t)(rows > 1 ? 1 : 0) * lda;
+    const float *r2 = a + (size_t)(rows > 2 ? 2 : rows - 1) * lda;
+    const float *r3 = a + (size_t)(rows > 3 ? 3 : rows - 1) * lda;
+    const float *r4 = a + (size_t)(rows > 4 ? 4 : rows - 1) * lda;
+    const float *r5 = a + (size_t)(rows > 5 ? 5 : rows - 1) * lda;
+    __m256 c00 = _mm256_setzero_ps(), c01 = _mm256_setzero_ps();
+    __m256 c10 = _mm256_setzero_ps(), c11 = _mm256_setzero_ps();
+    __m256 c20 = _mm256_setzero_ps(), c21 = _mm256_setzero_ps();
+    __m256 c30 = _mm256_setzero_ps(), c31 = _mm256_setzero_ps();
+    __m256 c40 = _mm256_setzero_ps(), c41 = _mm256_setzero_ps();
+    __m256 c50 = _mm256_setzero_ps(), c51 = _mm256_setzero_ps();
+    for (int p = 0; p < k; p++) {
+        const __m256 b0 = _mm256_loadu_ps(panel + (size_t)p * PANEL);
+        const __m256 b1 = _mm256_loadu_ps(panel + (size_t)p * PANEL + 8);
+        __m256 x;
+        x = _mm256_broadcast_ss(r0 + p); c00 = _mm256_fmadd_ps(x, b0, c00); c01 = _mm256_fmadd_ps(x, b1, c01);
+        x = _mm256_broadcast_ss(r1 + p); c10 = _mm256_fmadd_ps(x, b0, c10); c11 = _mm256_fmadd_ps(x, b1, c11);
+        x = _mm256_broadcast_ss(r2 + p); c20 = _mm256_fmadd_ps(x, b0, c20); c21 = _mm256_fmadd_ps(x, b1, c21);
+        x = _mm256_broadcast_ss(r3 + p); c30 = _mm256_fmadd_ps(x, b0, c30); c31 = _mm256_fmadd_ps(x, b1, c31);
+        x = _mm256_broadcast_ss(r4 + p); c40 = _mm256_fmadd_ps(x, b0, c40); c41 = _mm256_fmadd_ps(x, b1, c41);
+        x = _mm256_broadcast_ss(r5 + p); c50 = _mm256_fmadd_ps(x, b0, c50); c51 = _mm256_fmadd_ps(x, b1, c51);
+    }
+    _mm256_storeu_ps(tile + 0 * PANEL, c00); _mm256_storeu_ps(tile + 0 * PANEL + 8, c01);
+    _mm256_storeu_ps(tile + 1 * PANEL, c10); _mm256_storeu_ps(tile + 1 * PANEL + 8, c11);
+    _mm256_storeu_ps(tile + 2 * PANEL, c20); _mm256_storeu_ps(tile + 2 * PANEL + 8, c21);
+    _mm256_storeu_ps(tile + 3 * PANEL, c30); _mm256_storeu_ps(tile + 3 * PANEL + 8, c31);
+    _mm256_storeu_ps(tile + 4 * PANEL, c40); _mm256_storeu_ps(tile + 4 * PANEL + 8, c41);
+    _mm256_storeu_ps(tile + 5 * PANEL, c50); _mm256_storeu_ps(tile + 5 * PANEL + 8, c51);
+}
+#endif
+
+int sk_float_gemm_vectorized(void) {
+#if defined(__x86_64__) || defined(__i386__)
+    return sk_path_supported(SK_PATH_AVX2) && __builtin_cpu_supports("fma");
+#else
+    return 0;
+#endif
+}
+
+int sk_sgemm(int vectorized, int trans_b, int m, int n, int k, float alpha,
+             const float *a, int lda, const float *b, int ldb, int accumulate, float *c, int ldc) {
+    if (m <= 0 || n <= 0) return 0;
+    if (k <= 0) {
+        if (!accumulate) for (int i = 0; i < m; i++) memset(c + (size_t)i * ldc, 0, sizeof(float) * (size_t)n);
+        return 0;
+    }
+    float *panel = malloc(sizeof(float) * (size_t)k * PANEL);
+    if (!panel) return -1;
+    float tile[TILE_ROWS * PANEL];
+    for (int j0 = 0; j0 < n; j0 += PANEL) {
+        const int cols = n - j0 < PANEL ? n - j0 : PANEL;
+        pack_panel(trans_b, b, ldb, k, j0, cols, panel);
+        for (int i0 = 0; i0 < m; i0 += TILE_ROWS) {
+            const int rows = m - i0 < TILE_ROWS ? m - i0 : TILE_ROWS;
+            const float *ai = a + (size_t)i0 * lda;
+#if defined(__x86_64__) || defined(__i386__)
+            if (vectorized) tile_avx2(k, ai, lda, rows, panel, tile);
+            else tile_scalar(k, ai, lda, rows, panel, tile);
+#else
+            (void)vectorized;
+            tile_scalar(k, ai, lda, rows, panel, tile);
+#endif
+            store_tile(tile, rows, cols, alpha, accumulate, c + (size_t)i0 * ldc + j0, ldc);
+        }
+    }
+    free(panel);
+    return 0;
+}
