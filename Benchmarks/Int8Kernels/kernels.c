@@ -1,6 +1,7 @@
 // Throughput of the compact-weight kernels (int8 on every path this CPU
-// runs, with integer and float activations; half weights) against OpenBLAS sgemm on the engine's shapes, one
-// thread, median of repeated calls.
+// runs, with integer and float activations; half weights) and of the own float
+// products against OpenBLAS sgemm on the engine's shapes, one thread, median of
+// repeated calls.
 // Build and run: Benchmarks/Int8Kernels/run.sh
 #include <CFloat16.h>
 #include <CSpeechKernels.h>
@@ -137,8 +138,39 @@ static void shape(int rows, int in, int out) {
     free(x); free(w); free(y); free(packed); free(scales); free(sums); free(q); free(qs);
 }
 
+/// The float products (`sk_sgemm`, AVX2+FMA tiles and plain C) against OpenBLAS's
+/// sgemm: C[m, n] = A[m, k] · op(B), B given as [n, k] when `trans_b`.
+static void float_product(int m, int n, int k, int trans_b) {
+    enum { repeats = 7 };
+    float *a = random_floats((size_t)m * k), *b = random_floats((size_t)n * k), *c = malloc(sizeof(float) * (size_t)m * n);
+    const double ops = 2.0 * m * n * k;
+    for (int form = 0; form < 3; form++) {
+        if (form == 2 && !sk_float_gemm_vectorized()) continue;
+        double t[repeats];
+        for (int r = 0; r < repeats; r++) {
+            const double start = now();
+            if (form == 0) {
+                cblas_sgemm(CblasRowMajor, CblasNoTrans, trans_b ? CblasTrans : CblasNoTrans, m, n, k, 1, a, k, b,
+                            trans_b ? k : n, 0, c, n);
+            } else {
+                sk_sgemm(form == 2, trans_b, m, n, k, 1, a, k, b, trans_b ? k : n, 0, c, n);
+            }
+            t[r] = now() - start;
+        }
+        qsort(t, repeats, sizeof *t, compare);
+        printf("%5d x %5d x %5d%s  %-14s %8.3f ms %7.1f GFLOP/s\n", m, n, k, trans_b ? " Bt" : "   ",
+               form == 0 ? "sgemm" : (form == 1 ? "float portable" : "float avx2"), t[repeats / 2] * 1e3,
+               ops / t[repeats / 2] * 1e-9);
+    }
+    free(a); free(b); free(c);
+}
+
 int main(void) {
     openblas_set_num_threads(1);
+    printf("OpenBLAS: %s\n", openblas_get_config());
+    float_product(256, 1500, 64, 1);
+    float_product(256, 64, 1500, 0);
+    float_product(1500, 512, 1536, 1);
     shape(1500, 512, 2048);
     shape(1500, 2048, 512);
     shape(1500, 512, 1536);
