@@ -27,6 +27,13 @@ public enum Models {
         try cache.transcriber(name)
     }
 
+    /// whisper-base in float arithmetic (half weights, float32's transcripts),
+    /// for golden transcripts of the reference implementation: the default's
+    /// int8 encoder may move a comma.
+    public static func floatTranscriber() throws -> Transcriber {
+        try cache.transcriber(.whisperBase, computeType: .float16Weights)
+    }
+
     /// A model store in `folder` holding a copy of the installed
     /// whisper-base with bytes flipped in its weights (a bad disk, a partial
     /// copy), for `SPEECHCOMPAT_MODELS_DIR`. Returns the corrupted model.bin.
@@ -45,14 +52,17 @@ public enum Models {
 
     private final class Cache: @unchecked Sendable {
         private let lock = NSLock()
-        private var loaded: [ModelName: Transcriber] = [:]
+        private var loaded: [String: Transcriber] = [:]
 
-        func transcriber(_ name: ModelName) throws -> Transcriber {
+        func transcriber(_ name: ModelName, computeType: ComputeType = .default) throws -> Transcriber {
             lock.lock()
             defer { lock.unlock() }
-            if let transcriber = loaded[name] { return transcriber }
-            let transcriber = try Transcriber(model: name)
-            loaded[name] = transcriber
+            let key = "\(name.rawValue) \(computeType.rawValue)"
+            if let transcriber = loaded[key] { return transcriber }
+            let transcriber = computeType == .default
+                ? try Transcriber(model: name)
+                : Transcriber(model: try WhisperModel(name, computeType: computeType))
+            loaded[key] = transcriber
             return transcriber
         }
     }
