@@ -128,7 +128,7 @@ import Testing
         #expect(zip(actual, expected).allSatisfy { abs($0 - $1) <= 1e-4 }, "logits")
     }
 
-    /// The default, `int8Encoder`, quantizes the encoder's layers for the
+    /// `int8Encoder` quantizes the encoder's layers for the
     /// integer kernels and loads the decoder exactly as `float16Weights`
     /// does: the same logits bit for bit, while the encoder's output stays
     /// within the int8 rounding of float32's.
@@ -136,10 +136,9 @@ import Testing
         let directory = try ModelFileWriter.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         try TinyWhisper.write(to: directory)
-        #expect(ComputeType.default == .int8Encoder)
         let float = try WhisperModel(directory: directory, computeType: .float32)
         let half = try WhisperModel(directory: directory, computeType: .float16Weights)
-        let mixed = try WhisperModel(directory: directory)
+        let mixed = try WhisperModel(directory: directory, computeType: .int8Encoder)
         #expect(mixed.computeType == .int8Encoder)
         let block = mixed.encoder.weights.blocks[0]
         for layer in [block.qkv, block.attentionOut, block.ffnIn, block.ffnOut] {

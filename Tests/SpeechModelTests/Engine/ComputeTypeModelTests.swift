@@ -7,8 +7,8 @@ import Testing
 /// The compute types on real speech (whisper-base, a corpus slice of read
 /// speech, greedy): half weights with float32 arithmetic give float32's
 /// transcripts (the same values, summed in another order: at most one word
-/// of the slice's 324 may move); what loads by default, the encoder in int8
-/// and the decoder in half weights, keeps float32's WER within one point
+/// of the slice's 324 may move; that is the default); the encoder in int8
+/// and the decoder in half weights keeps float32's WER within one point
 /// (three words), and the all-int8 types within two (about six words).
 @Suite("Compute types (whisper-base)", .serialized, .enabled(if: Models.testsEnabled, Models.disabledReason))
 struct ComputeTypeModelTests {
@@ -16,10 +16,10 @@ struct ComputeTypeModelTests {
 
     @Test func halfWeightsReadAsFloat32AndInt8StaysWithinTwoPoints() throws {
         let standard = try Models.transcriber()
-        #expect(standard.model.computeType == .int8Encoder)
-        #expect(ComputeType.default == .int8Encoder)
-        var transcribers = [(ComputeType.int8Encoder, standard)]
-        for type in [ComputeType.float32, .float16Weights, .int8Weights, .int8] {
+        #expect(standard.model.computeType == .float16Weights)
+        #expect(ComputeType.default == .float16Weights)
+        var transcribers = [(ComputeType.float16Weights, standard)]
+        for type in [ComputeType.float32, .int8Encoder, .int8Weights, .int8] {
             let transcriber = Transcriber(model: try WhisperModel(.whisperBase, computeType: type))
             #expect(transcriber.model.computeType == type)
             transcribers.append((type, transcriber))
