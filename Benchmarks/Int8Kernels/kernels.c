@@ -138,14 +138,16 @@ static void shape(int rows, int in, int out) {
     free(x); free(w); free(y); free(packed); free(scales); free(sums); free(q); free(qs);
 }
 
-/// The float products (`sk_sgemm`, AVX2+FMA tiles and plain C) against OpenBLAS's
+/// The float products (`sk_sgemm`: plain C, AVX2+FMA and AVX-512 tiles) against OpenBLAS's
 /// sgemm: C[m, n] = A[m, k] · op(B), B given as [n, k] when `trans_b`.
 static void float_product(int m, int n, int k, int trans_b) {
     enum { repeats = 7 };
     float *a = random_floats((size_t)m * k), *b = random_floats((size_t)n * k), *c = malloc(sizeof(float) * (size_t)m * n);
     const double ops = 2.0 * m * n * k;
-    for (int form = 0; form < 3; form++) {
-        if (form == 2 && !sk_float_gemm_vectorized()) continue;
+    static const char *names[] = {"sgemm", "float portable", "float avx2", "float avx512"};
+    for (int form = 0; form < 4; form++) {
+        // form 0 is OpenBLAS; form f > 0 is sk_float_path f - 1.
+        if (form > 1 && form - 1 > sk_float_gemm_best()) continue;
         double t[repeats];
         for (int r = 0; r < repeats; r++) {
             const double start = now();
@@ -153,13 +155,13 @@ static void float_product(int m, int n, int k, int trans_b) {
                 cblas_sgemm(CblasRowMajor, CblasNoTrans, trans_b ? CblasTrans : CblasNoTrans, m, n, k, 1, a, k, b,
                             trans_b ? k : n, 0, c, n);
             } else {
-                sk_sgemm(form == 2, trans_b, m, n, k, 1, a, k, b, trans_b ? k : n, 0, c, n);
+                sk_sgemm(form - 1, trans_b, m, n, k, 1, a, k, b, trans_b ? k : n, 0, c, n);
             }
             t[r] = now() - start;
         }
         qsort(t, repeats, sizeof *t, compare);
         printf("%5d x %5d x %5d%s  %-14s %8.3f ms %7.1f GFLOP/s\n", m, n, k, trans_b ? " Bt" : "   ",
-               form == 0 ? "sgemm" : (form == 1 ? "float portable" : "float avx2"), t[repeats / 2] * 1e3,
+               names[form], t[repeats / 2] * 1e3,
                ops / t[repeats / 2] * 1e-9);
     }
     free(a); free(b); free(c);

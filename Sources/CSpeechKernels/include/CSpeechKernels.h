@@ -118,16 +118,30 @@ void sk_attention_sums_f16(int vectorized, const uint16_t *v, int v_stride, int 
 
 // Float products (FloatGemm.c), for CPUs whose OpenBLAS runs generic kernels.
 
+/// The forms of `sk_sgemm`.
+typedef enum {
+    /// Plain C, any CPU.
+    SK_FLOAT_PORTABLE = 0,
+    /// 6x16 AVX2+FMA tiles.
+    SK_FLOAT_AVX2 = 1,
+    /// 12x32 AVX-512 tiles: the same bits as AVX2 (each output one FMA
+    /// chain over k in order), twice the multiply-adds per instruction.
+    SK_FLOAT_AVX512 = 2,
+} sk_float_path;
+
 /// Whether `sk_sgemm` has its AVX2+FMA form on this CPU.
 int sk_float_gemm_vectorized(void);
+
+/// The fastest form of `sk_sgemm` this CPU runs (an `sk_float_path`).
+int sk_float_gemm_best(void);
 
 /// `C = alpha · A · op(B)` (or `C += ...` when `accumulate`), row-major:
 /// A is `[m, k]` (row stride `lda`), op(B) is `[k, n]`: B itself (row stride
 /// `ldb`) or, with `trans_b`, the transpose of B `[n, k]`; C is `[m, n]`
-/// (row stride `ldc`). `vectorized` takes the AVX2+FMA tiles (only where
-/// `sk_float_gemm_vectorized`). Returns 0, or -1 if its 64·k-byte panel
-/// could not be allocated (C untouched).
-int sk_sgemm(int vectorized, int trans_b, int m, int n, int k, float alpha,
+/// (row stride `ldc`). `path` is an `sk_float_path` this CPU runs
+/// (`sk_float_gemm_best` or below). Returns 0, or -1 if its 64·k- or
+/// 128·k-byte panels could not be allocated (C untouched).
+int sk_sgemm(int path, int trans_b, int m, int n, int k, float alpha,
              const float *a, int lda, const float *b, int ldb, int accumulate, float *c, int ldc);
 
 #endif

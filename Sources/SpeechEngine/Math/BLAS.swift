@@ -28,7 +28,8 @@ enum BLAS {
                       _ beta: Float, _ c: UnsafeMutablePointer<Float>?, _ ldc: Int32) {
         if usesOwnProducts, order == CblasRowMajor, transA == CblasNoTrans, beta == 0 || beta == 1,
            let a, let b, let c,
-           sk_sgemm(1, transB == CblasNoTrans ? 0 : 1, m, n, k, alpha, a, lda, b, ldb, beta == 1 ? 1 : 0, c, ldc) == 0 {
+           sk_sgemm(ownProductsPath, transB == CblasNoTrans ? 0 : 1, m, n, k, alpha, a, lda, b, ldb,
+                    beta == 1 ? 1 : 0, c, ldc) == 0 {
             return
         }
         openBLASsgemm(order, transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
@@ -44,7 +45,7 @@ enum BLAS {
         cblas_sgemm(order, transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
     }
 
-    /// Whether `sgemm` runs the engine's own AVX2+FMA tiles (`sk_sgemm`)
+    /// Whether `sgemm` runs the engine's own AVX2+FMA or AVX-512 tiles (`sk_sgemm`)
     /// instead of OpenBLAS: where OpenBLAS does not know the CPU and runs its
     /// generic SSE3 kernels, which took twice the time (Benchmarks/RESULTS.md,
     /// "Float products where OpenBLAS does not know the CPU"). Elsewhere
@@ -59,6 +60,11 @@ enum BLAS {
         default: return coreName == "Prescott"
         }
     }()
+
+    /// The form of the own tiles `sgemm` runs (`sk_float_path`): AVX-512
+    /// where the CPU has it (1.7x the AVX2 tiles' multiply-adds on the
+    /// encoder's shapes, the same bits), else AVX2+FMA.
+    static let ownProductsPath: Int32 = sk_float_gemm_best()
 
     /// `y = alpha·op(A)·x + beta·y` (cblas_sgemv).
     @inline(__always)
@@ -137,7 +143,7 @@ enum BLAS {
 /// 2023 Xeon) does not recognise it and falls back to its generic `Prescott`
 /// kernels (SSE3), which run sgemm at a fraction of the CPU's speed; the same
 /// code then took twice the CPU time it took on an older machine. There the
-/// engine multiplies with its own AVX2+FMA tiles instead (`BLAS.usesOwnProducts`);
+/// engine multiplies with its own AVX2+FMA or AVX-512 tiles instead (`BLAS.usesOwnProducts`);
 /// it never overrides OpenBLAS's choice (`OPENBLAS_CORETYPE` is the user's to set).
 public enum MatrixBackend {
     /// OpenBLAS's kernel family for this CPU, as `openblas_get_corename()` names it.
@@ -152,7 +158,10 @@ public enum MatrixBackend {
         blasCore == "Prescott" && KernelPath.avx2.isSupported
     }
 
-    /// What runs the float matrix products: "openblas", or "avx2" where the
-    /// engine's own tiles stand in for OpenBLAS's generic kernels.
-    public static var floatProducts: String { BLAS.usesOwnProducts ? "avx2" : "openblas" }
+    /// What runs the float matrix products: "openblas", or "avx512" / "avx2"
+    /// where the engine's own tiles stand in for OpenBLAS's generic kernels.
+    public static var floatProducts: String {
+        guard BLAS.usesOwnProducts else { return "openblas" }
+        return BLAS.ownProductsPath == Int32(SK_FLOAT_AVX512.rawValue) ? "avx512" : "avx2"
+    }
 }

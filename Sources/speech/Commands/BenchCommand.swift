@@ -132,7 +132,7 @@ struct BenchCommand: SpeechCommand {
         /// whose kernels differ are not comparable.
         var computeType: String
         var blasCore: String
-        /// "openblas", or "avx2" where the engine's own tiles replace OpenBLAS's generic kernels.
+        /// "openblas", or "avx512" / "avx2" where the engine's own tiles replace OpenBLAS's generic kernels.
         var floatProducts: String
         var int8Kernels: String
         var audioSeconds: Double
@@ -147,9 +147,9 @@ struct BenchCommand: SpeechCommand {
 
     func run(console: Console) async throws {
         if MatrixBackend.blasIsGenericOnThisCPU {
-            let products = MatrixBackend.floatProducts == "avx2"
-                ? "the engine multiplies on its own AVX2 tiles instead (sgemv stays OpenBLAS's)"
-                : "float products run far below the CPU's speed"
+            let products = MatrixBackend.floatProducts == "openblas"
+                ? "float products run far below the CPU's speed"
+                : "the engine multiplies on its own \(MatrixBackend.floatProducts.uppercased()) tiles instead (sgemv stays OpenBLAS's)"
             console.log("note: OpenBLAS does not know this CPU and runs its generic Prescott kernels; \(products). A newer OpenBLAS, or OPENBLAS_CORETYPE=Haswell|SkylakeX, picks faster ones.")
         }
         if stream { return try await runStreaming(console: console) }

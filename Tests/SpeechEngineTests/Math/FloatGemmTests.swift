@@ -7,7 +7,9 @@ import Testing
 /// The engine's own float products (`sk_sgemm`, used where OpenBLAS runs its
 /// generic kernels) against OpenBLAS's sgemm on the encoder's shapes and on
 /// ragged ones: within `2e-6 · k · max|a| · max|b|` of it (float sums in
-/// another order), both the AVX2+FMA tiles and the plain C form.
+/// another order), every form this CPU runs (plain C, AVX2+FMA, AVX-512); and
+/// AVX-512 gives AVX2's bits exactly, so a machine's transcripts do not
+/// depend on which of the two it has.
 @Suite struct FloatGemmTests {
     struct Shape: Sendable, CustomStringConvertible {
         var m: Int, n: Int, k: Int, transB: Bool
@@ -32,6 +34,8 @@ import Testing
         // Ragged: rows and columns that fill no tile, one element, a long thin k.
         Shape(7, 17, 5, transB: true), Shape(7, 17, 5, transB: false), Shape(1, 1, 1, transB: false),
         Shape(13, 31, 300, transB: false, lda: 301, ldb: 40, ldc: 33),
+        // Two full 12-row tiles and one row; a two-panel pass and a one-panel tail.
+        Shape(25, 40, 70, transB: true), Shape(25, 40, 70, transB: false),
     ]
 
     static func values(_ count: Int, seed: UInt64) -> [Float] {
@@ -68,7 +72,8 @@ import Testing
         return (0..<shape.m).flatMap { row in c[(row * shape.ldc)..<(row * shape.ldc + shape.n)] }
     }
 
-    static var paths: [Int32] { sk_float_gemm_vectorized() != 0 ? [0, 1] : [0] }
+    /// Every `sk_float_path` this CPU runs.
+    static var paths: [Int32] { Array(0...sk_float_gemm_best()) }
 
     @Test(arguments: shapes)
     func matchesOpenBLAS(_ shape: Shape) {
@@ -81,6 +86,17 @@ import Testing
                 #expect(actual.allSatisfy { $0.isFinite }, "\(shape) path \(path): NaN left in C")
                 #expect(worst <= tolerance, "\(shape) path \(path) alpha \(alpha) accumulate \(accumulate): \(worst)")
             }
+        }
+    }
+
+    /// Each output is one FMA chain over k in order in both vector forms.
+    @Test(.enabled(if: sk_float_gemm_best() == Int32(SK_FLOAT_AVX512.rawValue), "AVX-512 on this CPU"),
+          arguments: shapes)
+    func wideTilesGiveTheSameBitsAsAVX2(_ shape: Shape) {
+        for (alpha, accumulate) in [(Float(1), false), (0.125, false), (1, true)] {
+            let avx2 = Self.product(shape, alpha: alpha, accumulate: accumulate, own: Int32(SK_FLOAT_AVX2.rawValue))
+            let avx512 = Self.product(shape, alpha: alpha, accumulate: accumulate, own: Int32(SK_FLOAT_AVX512.rawValue))
+            #expect(avx512.map(\.bitPattern) == avx2.map(\.bitPattern), "\(shape) alpha \(alpha) accumulate \(accumulate)")
         }
     }
 
@@ -100,6 +116,7 @@ import Testing
     @Test func theEngineTakesItsOwnTilesOnlyWhereOpenBLASIsGeneric() {
         guard ProcessInfo.processInfo.environment["SPEECHCOMPAT_FLOAT_GEMM"] == nil else { return }
         #expect(BLAS.usesOwnProducts == (BLAS.coreName == "Prescott" && sk_float_gemm_vectorized() != 0))
-        #expect(MatrixBackend.floatProducts == (BLAS.usesOwnProducts ? "avx2" : "openblas"))
+        let own = sk_float_gemm_best() == Int32(SK_FLOAT_AVX512.rawValue) ? "avx512" : "avx2"
+        #expect(MatrixBackend.floatProducts == (BLAS.usesOwnProducts ? own : "openblas"))
     }
 }
