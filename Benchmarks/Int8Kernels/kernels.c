@@ -111,13 +111,15 @@ static void shape(int rows, int in, int out) {
     uint16_t *halves = to_halves(w, (size_t)out * in);
     int panel_rows = (1 << 18) / in < 16 ? 16 : (1 << 18) / in;
     float *wide = malloc((size_t)panel_rows * in * sizeof *wide);
-    for (int vectorized = 0; vectorized <= 1; vectorized++) {
-        if ((vectorized && !sk_half_gemv_vectorized()) || (!vectorized && rows > 8)) continue;
+    // form: 0 portable, 1 AVX2 widening through a buffer, 2 widening in registers (sk_gemv_f16).
+    for (int form = 0; form <= 2; form++) {
+        const int vectorized = form > 0;
+        if ((vectorized && !sk_half_gemv_vectorized()) || (!vectorized && rows > 8) || (form == 1 && rows > 8)) continue;
         int repeats = vectorized ? REPEATS : 3;
         for (int r = 0; r < repeats; r++) {
             double start = now();
             if (rows <= 8) {
-                sk_gemv_f16(vectorized, halves, x, rows, in, NULL, 0, out, y, out);
+                sk_gemv_f16(form, halves, x, rows, in, NULL, 0, out, y, out);
             } else {
                 memset(y, 0, (size_t)rows * out * sizeof *y);
                 for (int n = 0; n < out; n += panel_rows) {
@@ -131,7 +133,7 @@ static void shape(int rows, int in, int out) {
         }
         qsort(t, repeats, sizeof *t, compare);
         printf("%5d x %5d -> %5d  %-14s %8.3f ms %7.1f GOP/s\n", rows, in, out,
-               !vectorized ? "f16 portable" : (rows > 8 ? "f16 panels" : "f16 avx2"),
+               !vectorized ? "f16 portable" : (rows > 8 ? "f16 panels" : (form == 1 ? "f16 buffered" : "f16 registers")),
                t[repeats / 2] * 1e3, ops / t[repeats / 2] * 1e-9);
     }
     free(halves); free(wide);

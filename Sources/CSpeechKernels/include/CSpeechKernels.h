@@ -92,8 +92,10 @@ int sk_half_gemv_vectorized(void);
 /// `out[r * out_stride + n] = Σ_k x[r,k]·w[n,k] + bias[n]` for `rows` (at most
 /// SK_HALF_GEMV_MAX_ROWS) float rows `x` (`[rows][in_count]`), half weights
 /// `w` (`[out][in_count]`, IEEE binary16 bits) and outputs `first ..< last`.
-/// `bias` may be NULL; `vectorized` 0 forces the portable form (tests).
-void sk_gemv_f16(int vectorized, const uint16_t *w, const float *x, int rows, int in_count, const float *bias,
+/// `bias` may be NULL. `form`: 0 the portable form, 1 the AVX2 form widening
+/// through a buffer for every row count, 2 the fastest (rows widened in
+/// registers where they fit); 1 and 2 give the same bits (tests, benchmarks).
+void sk_gemv_f16(int form, const uint16_t *w, const float *x, int rows, int in_count, const float *bias,
                  int first, int last, float *out, int out_stride);
 
 // Attention over keys and values kept in half precision (the decoder's

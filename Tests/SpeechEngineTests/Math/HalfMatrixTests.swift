@@ -1,3 +1,4 @@
+import CSpeechKernels
 @testable import SpeechEngine
 import Testing
 
@@ -40,6 +41,32 @@ import Testing
                 #expect(off.isEmpty, "vectorized \(vectorized), \(threads) threads: \(off.count) outputs off sgemm")
             }
         }
+    }
+
+    /// Weights widened in registers (up to 2 rows, 6 with AVX-512VL) add in
+    /// the buffered form's order: the same bits for every row count.
+    @Test(.enabled(if: sk_half_gemv_vectorized() != 0, "AVX2 on this CPU"), arguments: cases.filter { $0.rows <= 8 } + [
+        Case(rows: 2, inCount: 1283, outCount: 9), Case(rows: 4, inCount: 515, outCount: 13),
+        Case(rows: 6, inCount: 1030, outCount: 8),
+    ])
+    func widenedInRegistersGivesTheBufferedBits(_ shape: Case) {
+        let (input, weight, bias) = QuantizedMatrixTests.data(shape)
+        let bits = weight.map { Float16($0).bitPattern }
+        func product(form: Int32) -> [UInt32] {
+            var output = [Float](repeating: .nan, count: shape.rows * shape.outCount)
+            bits.withUnsafeBufferPointer { w in
+                input.withUnsafeBufferPointer { x in
+                    bias.withUnsafeBufferPointer { b in
+                        output.withUnsafeMutableBufferPointer { y in
+                            sk_gemv_f16(form, w.baseAddress!, x.baseAddress!, Int32(shape.rows), Int32(shape.inCount),
+                                        b.baseAddress, 0, Int32(shape.outCount), y.baseAddress!, Int32(shape.outCount))
+                        }
+                    }
+                }
+            }
+            return output.map(\.bitPattern)
+        }
+        #expect(product(form: 2) == product(form: 1), "\(shape)")
     }
 
     @Test func rowsWidenExactlyAndTheLayerHoldsHalfTheBytes() {
