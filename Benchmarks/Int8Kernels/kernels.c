@@ -111,10 +111,11 @@ static void shape(int rows, int in, int out) {
     uint16_t *halves = to_halves(w, (size_t)out * in);
     int panel_rows = (1 << 18) / in < 16 ? 16 : (1 << 18) / in;
     float *wide = malloc((size_t)panel_rows * in * sizeof *wide);
-    // form: 0 portable, 1 AVX2 widening through a buffer, 2 widening in registers (sk_gemv_f16).
-    for (int form = 0; form <= 2; form++) {
+    // form: 0 portable, 1 AVX2 widening through a buffer, 2 AVX2 in registers (≤ 2 rows),
+    // 3 the fastest (AVX-512 in registers where the CPU has it): sk_gemv_f16's forms.
+    for (int form = 0; form <= 3; form++) {
         const int vectorized = form > 0;
-        if ((vectorized && !sk_half_gemv_vectorized()) || (!vectorized && rows > 8) || (form == 1 && rows > 8)) continue;
+        if ((vectorized && !sk_half_gemv_vectorized()) || (!vectorized && rows > 8) || (form > 0 && form < 3 && rows > 8)) continue;
         int repeats = vectorized ? REPEATS : 3;
         for (int r = 0; r < repeats; r++) {
             double start = now();
@@ -133,7 +134,7 @@ static void shape(int rows, int in, int out) {
         }
         qsort(t, repeats, sizeof *t, compare);
         printf("%5d x %5d -> %5d  %-14s %8.3f ms %7.1f GOP/s\n", rows, in, out,
-               !vectorized ? "f16 portable" : (rows > 8 ? "f16 panels" : (form == 1 ? "f16 buffered" : "f16 registers")),
+               !vectorized ? "f16 portable" : (rows > 8 ? "f16 panels" : (form == 1 ? "f16 buffered" : (form == 2 ? "f16 avx2 regs" : "f16 fastest"))),
                t[repeats / 2] * 1e3, ops / t[repeats / 2] * 1e-9);
     }
     free(halves); free(wide);

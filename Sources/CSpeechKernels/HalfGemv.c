@@ -5,8 +5,8 @@
 // weight rows at a time are widened to float into a small buffer (in chunks
 // of the inputs that stay in L1) and every activation row is dotted with
 // them there, so a weight is read from memory and widened once per call.
-// Up to two rows (six where AVX-512VL gives 32 vector registers: greedy
-// steps, beams) widen in registers instead and use each widened weight for
+// Up to two rows (every row count with AVX-512, two weight rows to a
+// register) widen in registers instead and use each widened weight for
 // every row: storing and reloading the buffer took more time than the
 // products (3.0 ms against 2.1 ms for one row of the 51,865-row logits, whose
 // 53 MB the memory delivers in 1.9 ms). Both forms add in the same order (per
@@ -60,17 +60,16 @@ static void dot_avx2(const float *x, int rows, int x_stride, const float *w, int
     }
 }
 
-enum { DIRECT_ROWS_AVX2 = 2, DIRECT_ROWS_AVX512 = 6 };
+enum { DIRECT_ROWS_AVX2 = 2, DIRECT_ROWS_AVX512 = SK_HALF_GEMV_MAX_ROWS };
 
 /// The same sums as `dot_avx2` for `rows` (a constant at each call) rows,
 /// widening four half weight rows (`w_stride` apart) in registers and using
-/// each for every row. Sixteen AVX2 registers hold two rows' accumulators;
-/// AVX-512VL's thirty-two hold six.
+/// each for every row. Sixteen AVX2 registers hold two rows' accumulators.
 __attribute__((target("avx2,fma,f16c"), always_inline))
 static inline void dot_half(const int rows, const float *x, int x_stride, const uint16_t *w, size_t w_stride,
                             int count, float *sums) {
     const int vector = count & ~7;
-    __m256 acc[DIRECT_ROWS_AVX512][GROUP_ROWS];
+    __m256 acc[DIRECT_ROWS_AVX2][GROUP_ROWS];
     for (int r = 0; r < rows; r++)
         for (int i = 0; i < GROUP_ROWS; i++) acc[r][i] = _mm256_setzero_ps();
     for (int k = 0; k < vector; k += 8) {
@@ -104,17 +103,57 @@ static void dot_half_avx2(int rows, const float *x, int x_stride, const uint16_t
     else dot_half(2, x, x_stride, w, w_stride, count, sums);
 }
 
-/// Up to six rows: the same instructions, in AVX-512VL's 32 vector registers.
-__attribute__((target("avx2,fma,f16c,avx512f,avx512vl")))
+/// The same sums for up to eight rows with AVX-512: one 16-lane register
+/// holds two weight rows' 8 lanes side by side (rows i and i+1 at the same
+/// k), so each FMA does the work of two AVX2 FMAs while every lane still
+/// adds its products in the AVX2 order; the halves are summed as before.
+__attribute__((target("avx2,fma,f16c,avx512f,avx512dq"), always_inline))
+static inline void dot_half_pairs(const int rows, const float *x, int x_stride, const uint16_t *w, size_t w_stride,
+                                  int count, float *sums) {
+    const int vector = count & ~7;
+    __m512 acc[SK_HALF_GEMV_MAX_ROWS][GROUP_ROWS / 2];
+    for (int r = 0; r < rows; r++)
+        for (int i = 0; i < GROUP_ROWS / 2; i++) acc[r][i] = _mm512_setzero_ps();
+    for (int k = 0; k < vector; k += 8) {
+        __m512 wv[GROUP_ROWS / 2];
+        for (int i = 0; i < GROUP_ROWS / 2; i++) {
+            const __m128i low = _mm_loadu_si128((const __m128i *)(w + (size_t)(2 * i) * w_stride + k));
+            const __m128i high = _mm_loadu_si128((const __m128i *)(w + (size_t)(2 * i + 1) * w_stride + k));
+            wv[i] = _mm512_cvtph_ps(_mm256_inserti128_si256(_mm256_castsi128_si256(low), high, 1));
+        }
+        for (int r = 0; r < rows; r++) {
+            const __m512 xv = _mm512_broadcast_f32x8(_mm256_loadu_ps(x + (size_t)r * x_stride + k));
+            for (int i = 0; i < GROUP_ROWS / 2; i++) acc[r][i] = _mm512_fmadd_ps(wv[i], xv, acc[r][i]);
+        }
+    }
+    for (int r = 0; r < rows; r++) {
+        const float *xr = x + (size_t)r * x_stride;
+        for (int i = 0; i < GROUP_ROWS; i++) {
+            float tail = 0;
+            for (int k = vector; k < count; k++) {
+                float weight;
+                cf16_to_f32(w + (size_t)i * w_stride + k, &weight, 1);
+                tail += xr[k] * weight;
+            }
+            const __m512 pair = acc[r][i / 2];
+            const __m256 lanes = i % 2 == 0 ? _mm512_castps512_ps256(pair) : _mm512_extractf32x8_ps(pair, 1);
+            sums[r * GROUP_ROWS + i] += sk_horizontal_sum(lanes) + tail;
+        }
+    }
+}
+
+__attribute__((target("avx2,fma,f16c,avx512f,avx512dq")))
 static void dot_half_avx512(int rows, const float *x, int x_stride, const uint16_t *w, size_t w_stride, int count,
                             float *sums) {
     switch (rows) {
-    case 1: dot_half(1, x, x_stride, w, w_stride, count, sums); break;
-    case 2: dot_half(2, x, x_stride, w, w_stride, count, sums); break;
-    case 3: dot_half(3, x, x_stride, w, w_stride, count, sums); break;
-    case 4: dot_half(4, x, x_stride, w, w_stride, count, sums); break;
-    case 5: dot_half(5, x, x_stride, w, w_stride, count, sums); break;
-    default: dot_half(6, x, x_stride, w, w_stride, count, sums); break;
+    case 1: dot_half_pairs(1, x, x_stride, w, w_stride, count, sums); break;
+    case 2: dot_half_pairs(2, x, x_stride, w, w_stride, count, sums); break;
+    case 3: dot_half_pairs(3, x, x_stride, w, w_stride, count, sums); break;
+    case 4: dot_half_pairs(4, x, x_stride, w, w_stride, count, sums); break;
+    case 5: dot_half_pairs(5, x, x_stride, w, w_stride, count, sums); break;
+    case 6: dot_half_pairs(6, x, x_stride, w, w_stride, count, sums); break;
+    case 7: dot_half_pairs(7, x, x_stride, w, w_stride, count, sums); break;
+    default: dot_half_pairs(8, x, x_stride, w, w_stride, count, sums); break;
     }
 }
 #endif
@@ -132,8 +171,8 @@ void sk_gemv_f16(int form, const uint16_t *w, const float *x, int rows, int in_c
     int direct_rows = 0;
 #if defined(__x86_64__) || defined(__i386__)
     if (form > 1 && dot == dot_avx2 && __builtin_cpu_supports("f16c"))
-        direct_rows = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") ? DIRECT_ROWS_AVX512
-                                                                                               : DIRECT_ROWS_AVX2;
+        direct_rows = form > 2 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq")
+                          ? DIRECT_ROWS_AVX512 : DIRECT_ROWS_AVX2;
 #endif
     float widened[GROUP_ROWS * CHUNK];
     float sums[SK_HALF_GEMV_MAX_ROWS * GROUP_ROWS];

@@ -93,8 +93,9 @@ int sk_half_gemv_vectorized(void);
 /// SK_HALF_GEMV_MAX_ROWS) float rows `x` (`[rows][in_count]`), half weights
 /// `w` (`[out][in_count]`, IEEE binary16 bits) and outputs `first ..< last`.
 /// `bias` may be NULL. `form`: 0 the portable form, 1 the AVX2 form widening
-/// through a buffer for every row count, 2 the fastest (rows widened in
-/// registers where they fit); 1 and 2 give the same bits (tests, benchmarks).
+/// through a buffer for every row count, 2 AVX2 widening in registers for up
+/// to 2 rows, 3 the fastest (AVX-512 in registers for every row count where
+/// the CPU has it). 1, 2 and 3 give the same bits (tests, benchmarks).
 void sk_gemv_f16(int form, const uint16_t *w, const float *x, int rows, int in_count, const float *bias,
                  int first, int last, float *out, int out_stride);
 

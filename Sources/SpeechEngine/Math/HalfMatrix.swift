@@ -46,7 +46,7 @@ struct HalfMatrix: Sendable {
                     let parts = min(ComputeThreads.current, groups)
                     ComputeThreads.split(into: parts) { part in
                         let first = part * groups / parts * 4, last = min((part + 1) * groups / parts * 4, outCount)
-                        sk_gemv_f16(vectorized ? 2 : 0, w.baseAddress!, input, Int32(rows), Int32(inCount),
+                        sk_gemv_f16(vectorized ? 3 : 0, w.baseAddress!, input, Int32(rows), Int32(inCount),
                                     biasPointer, Int32(first), Int32(last), output, Int32(outCount))
                     }
                     return
