@@ -20,34 +20,40 @@ struct BeamSearch {
     /// - Returns: the next sequences and, for each, the index of the beam it continues.
     mutating func step(sequences: [[Int]], logProbabilities: [Float], vocabulary: Int)
         -> (next: [[Int]], sources: [Int]) {
-        var scores: [[Int]: Double] = [:]
-        var sources: [[Int]: Int] = [:]
-        var order: [[Int]] = []
+        // Candidates in first-seen order; a sequence two beams propose (equal
+        // prefixes, as at the first step) keeps its first place and takes the
+        // later beam's score and source, as Whisper's dict assignment does.
+        var candidates: [(sequence: [Int], score: Double, source: Int)] = []
+        var position: [[Int]: Int] = [:]
         for (beam, prefix) in sequences.enumerated() {
             let row = beam * vocabulary
             for token in Self.topIndices(logProbabilities, from: row, count: vocabulary, k: beamSize + 1) {
                 let candidate = prefix + [token]
                 let score = sums[beam] + Double(logProbabilities[row + token])
-                if scores[candidate] == nil { order.append(candidate) }
-                scores[candidate] = score
-                sources[candidate] = beam
+                if let existing = position[candidate] {
+                    candidates[existing].score = score
+                    candidates[existing].source = beam
+                } else {
+                    position[candidate] = candidates.count
+                    candidates.append((candidate, score, beam))
+                }
             }
         }
         // Stable sort keeps first-seen order among equal scores, as Python's sorted does.
-        let ranked = order.enumerated().sorted {
-            scores[$0.element]! != scores[$1.element]! ? scores[$0.element]! > scores[$1.element]! : $0.offset < $1.offset
-        }.map(\.element)
+        let ranked = candidates.indices.sorted {
+            candidates[$0].score != candidates[$1].score ? candidates[$0].score > candidates[$1].score : $0 < $1
+        }.map { candidates[$0] }
         var next: [[Int]] = []
         var nextSources: [Int] = []
         var nextSums: [Double] = []
         var newlyFinished: [([Int], Double)] = []
         for candidate in ranked {
-            if candidate.last == endOfText {
-                newlyFinished.append((candidate, scores[candidate]!))
+            if candidate.sequence.last == endOfText {
+                newlyFinished.append((candidate.sequence, candidate.score))
             } else {
-                next.append(candidate)
-                nextSources.append(sources[candidate]!)
-                nextSums.append(scores[candidate]!)
+                next.append(candidate.sequence)
+                nextSources.append(candidate.source)
+                nextSums.append(candidate.score)
                 if next.count == beamSize { break }
             }
         }

@@ -54,16 +54,20 @@ struct DecodingLoop {
     /// Applies the filters to each row of `logits` (in place) and returns log-softmax rows.
     func filteredLogProbabilities(_ logits: inout [Float], sequences: [[Int]], temperature: Double) -> [Float] {
         let vocabulary = model.dimensions.vocabularySize
-        var result = [Float](repeating: 0, count: logits.count)
-        logits.withUnsafeMutableBufferPointer { all in
-            for (s, sequence) in sequences.enumerated() {
-                let row = UnsafeMutableBufferPointer(rebasing: all[(s * vocabulary)..<((s + 1) * vocabulary)])
-                for filter in filters { filter.apply(row, sequence, sampleBegin) }
-                let lp = LogProbabilities.logSoftmax(UnsafeBufferPointer(row))
-                result.replaceSubrange((s * vocabulary)..<((s + 1) * vocabulary), with: lp)
+        return [Float](unsafeUninitializedCapacity: logits.count) { result, initialized in
+            logits.withUnsafeMutableBufferPointer { all in
+                for (s, sequence) in sequences.enumerated() {
+                    let range = (s * vocabulary)..<((s + 1) * vocabulary)
+                    let row = UnsafeMutableBufferPointer(rebasing: all[range])
+                    for filter in filters { filter.apply(row, sequence, sampleBegin) }
+                    LogProbabilities.logSoftmax(UnsafeBufferPointer(row),
+                                                into: UnsafeMutableBufferPointer(rebasing: result[range]))
+                }
             }
+            let filled = sequences.count * vocabulary
+            if filled < logits.count { result[filled...].initialize(repeating: 0) }
+            initialized = logits.count
         }
-        return result
     }
 
     /// Picks the best finished sequence by length-normalised log-probability.
