@@ -110,7 +110,9 @@ int sk_half_attention_vectorized(int width);
 
 /// `scores[r * key_count + j] = scale · Σ_d q[r * q_stride + d] · k[j * k_stride + d]`
 /// for `rows` query rows and `key_count` half key rows of `width` (≤
-/// SK_HALF_ATTENTION_MAX_WIDTH) values. `vectorized` 0 forces the portable form.
+/// SK_HALF_ATTENTION_MAX_WIDTH) values. `vectorized`: 0 the portable form, 1
+/// AVX2, 2 the fastest (AVX-512 for heads of 64 where the CPU has it); 1 and
+/// 2 give the same bits. The same for `sk_attention_sums_f16`.
 void sk_attention_scores_f16(int vectorized, const uint16_t *k, int k_stride, int key_count, int width,
                              const float *q, int q_stride, int rows, float scale, float *scores);
 

@@ -111,7 +111,7 @@ struct AttentionHead {
             }
             return
         }
-        let vector: Int32 = vectorized ? 1 : 0
+        let vector: Int32 = vectorized ? 2 : 0
         sk_attention_scores_f16(vector, key, Int32(stride), Int32(keyCount), Int32(headWidth),
                                 query, Int32(queryStride), Int32(queryCount), scale, scores)
         if let rawScores { rawScores.update(from: scores, count: queryCount * keyCount) }

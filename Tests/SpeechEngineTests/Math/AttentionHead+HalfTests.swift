@@ -1,4 +1,5 @@
 import CFloat16
+import CSpeechKernels
 import Foundation
 @testable import SpeechEngine
 import Testing
@@ -61,6 +62,34 @@ import Testing
             // Only the head's own columns of each output row are written.
             #expect((0..<rows).allSatisfy { r in output[(r * stride + width)..<((r + 1) * stride)].allSatisfy { $0 == 0 } })
         }
+    }
+
+    /// The AVX-512 forms (heads of 64) add in the AVX2 forms' order: the same
+    /// scores and sums, bit for bit, for every row count up to the few-row
+    /// limit and key counts with and without a tail after the blocks of eight.
+    @Test(.enabled(if: sk_half_attention_vectorized(64) != 0, "AVX2 on this CPU"),
+          arguments: [(1, 1500), (2, 7), (5, 1500), (6, 333), (7, 77), (8, 1501)])
+    func wideFormsGiveTheAVX2Bits(rows: Int, keyCount: Int) {
+        let width = 64, stride = 3 * width
+        let query = QuantizedMatrixTests.random(rows * stride, seed: 51, scale: 2)
+        let keys = QuantizedMatrixTests.random(keyCount * stride, seed: 52, scale: 3).map { Float16($0).bitPattern }
+        let weights = QuantizedMatrixTests.random(rows * keyCount, seed: 53).map(abs)
+        func run(_ form: Int32) -> (scores: [UInt32], sums: [UInt32]) {
+            var scores = [Float](repeating: .nan, count: rows * keyCount)
+            var sums = [Float](repeating: .nan, count: rows * stride)
+            keys.withUnsafeBufferPointer { k in
+                sk_attention_scores_f16(form, k.baseAddress! + width, Int32(stride), Int32(keyCount), Int32(width),
+                                        query, Int32(stride), Int32(rows), 0.125, &scores)
+                sk_attention_sums_f16(form, k.baseAddress! + width, Int32(stride), Int32(keyCount), Int32(width),
+                                      weights, Int32(rows), &sums, Int32(stride))
+            }
+            let written = (0..<rows).flatMap { r in sums[(r * stride)..<(r * stride + width)] }
+            return (scores.map(\.bitPattern), written.map(\.bitPattern))
+        }
+        let (avx2, fastest) = (run(1), run(2))
+        #expect(fastest.scores == avx2.scores, "scores, \(rows) rows × \(keyCount) keys")
+        #expect(fastest.sums == avx2.sums, "sums, \(rows) rows × \(keyCount) keys")
+        #expect(avx2.scores.allSatisfy { !Float(bitPattern: $0).isNaN }, "every score written")
     }
 
     /// Narrowing rounds to nearest even as Swift's `Float16` does, on both
