@@ -1,3 +1,4 @@
+import CSpeechKernels
 import Foundation
 
 /// Vectorised `exp`, softmax and GELU for the hot loops outside BLAS
@@ -35,8 +36,26 @@ enum VectorMath {
         return (p * scale).replacing(with: 0, where: x .< -87.3)
     }
 
+    /// Whether softmax and log-sum-exp run the C kernels (`sk_softmax`), which
+    /// give this file's bits at the CPU's vector width (Swift compiles the
+    /// code here for baseline x86-64, four lanes an instruction).
+    static let usesKernels = sk_softmax_vectorized() != 0
+
     /// Softmax of `count` values in place.
     static func softmax(_ row: UnsafeMutablePointer<Float>, count: Int) {
+        guard usesKernels else { return softmaxReference(row, count: count) }
+        sk_softmax(2, row, Int32(count))
+    }
+
+    /// log Σ exp(values), stable; -inf when every value is -inf.
+    /// Decoding takes one over the 51,865 logits of every beam at every step.
+    static func logSumExp(_ values: UnsafePointer<Float>, count: Int) -> Float {
+        guard usesKernels else { return logSumExpReference(values, count: count) }
+        return sk_log_sum_exp(2, values, Int32(count))
+    }
+
+    /// Softmax in Swift: the reference the kernels reproduce bit for bit.
+    static func softmaxReference(_ row: UnsafeMutablePointer<Float>, count: Int) {
         let maxValue = maximum(row, count: count)
         guard maxValue > -.infinity else { return }
         let shift = Vector(repeating: maxValue)
@@ -78,9 +97,8 @@ enum VectorMath {
         return result
     }
 
-    /// log Σ exp(values), stable; -inf when every value is -inf.
-    /// Decoding takes one over the 51,865 logits of every beam at every step.
-    static func logSumExp(_ values: UnsafePointer<Float>, count: Int) -> Float {
+    /// log-sum-exp in Swift: the reference the kernels reproduce bit for bit.
+    static func logSumExpReference(_ values: UnsafePointer<Float>, count: Int) -> Float {
         let maxValue = maximum(values, count: count)
         guard maxValue > -.infinity else { return -.infinity }
         let raw = UnsafeRawPointer(values)

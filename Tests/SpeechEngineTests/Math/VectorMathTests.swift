@@ -1,3 +1,4 @@
+import CSpeechKernels
 import Foundation
 @testable import SpeechEngine
 import Testing
@@ -66,6 +67,40 @@ import Testing
         allMasked.withUnsafeBufferPointer { v in
             #expect(VectorMath.logSumExp(v.baseAddress!, count: v.count) == -.infinity)
             #expect(VectorMath.maximum(v.baseAddress!, count: v.count) == -.infinity)
+        }
+    }
+
+    /// Rows the kernels meet: attention rows of 1,500 and 1,501 keys, a
+    /// decoder row with a causal mask, the vocabulary, short rows, ties, huge
+    /// and tiny values (exp's clamps), ±0, +inf and NaN among them.
+    static var kernelRows: [[Float]] {
+        var rows: [[Float]] = [1, 7, 8, 9, 15, 16, 17, 33, 1500, 1501, 51_865].map {
+            QuantizedMatrixTests.random($0, seed: UInt64($0), scale: 30)
+        }
+        rows.append((0..<224).map { $0 < 150 ? Float($0 % 13) * 0.7 : -.infinity })
+        rows.append([3, 3, 3, -0.0, 0, -.infinity, 200, -200, 1e-30, -90, 88.2, 87])
+        rows.append([Float](repeating: -.infinity, count: 20))
+        rows.append([1, .nan, 2, 3, 4, 5, 6, 7, 8, 9, 10])
+        rows.append([1, 2, .infinity, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17])
+        return rows
+    }
+
+    /// The C kernels (AVX2, and AVX-512 where the CPU has it) give the Swift
+    /// reference's bits: attention weights and transcripts do not depend on
+    /// which runs.
+    @Test(.enabled(if: sk_softmax_vectorized() != 0, "AVX2 on this CPU"))
+    func kernelsGiveTheReferenceBits() {
+        for (index, row) in Self.kernelRows.enumerated() {
+            var reference = row
+            reference.withUnsafeMutableBufferPointer { VectorMath.softmaxReference($0.baseAddress!, count: $0.count) }
+            let referenceSum = row.withUnsafeBufferPointer { VectorMath.logSumExpReference($0.baseAddress!, count: $0.count) }
+            for form in [Int32(1), 2] {
+                var kernel = row
+                kernel.withUnsafeMutableBufferPointer { sk_softmax(form, $0.baseAddress!, Int32($0.count)) }
+                #expect(kernel.map(\.bitPattern) == reference.map(\.bitPattern), "softmax, row \(index), form \(form)")
+                let sum = row.withUnsafeBufferPointer { sk_log_sum_exp(form, $0.baseAddress!, Int32($0.count)) }
+                #expect(sum.bitPattern == referenceSum.bitPattern, "log-sum-exp, row \(index), form \(form)")
+            }
         }
     }
 }
