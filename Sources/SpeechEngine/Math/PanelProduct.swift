@@ -28,7 +28,10 @@ enum PanelProduct {
         Linear.fill(output, rows: rows, outCount: outCount, bias: bias)
         let panelRows = panelRows(inCount: inCount, alignment: alignment)
         let units = (outCount + alignment - 1) / alignment
-        let parts = min(ComputeThreads.current, max(1, outCount / panelRows))
+        // Every thread takes a share even when the outputs fill less than a
+        // panel per thread (the encoder's 512×512 attention output and its
+        // first convolution ran on one core while the other waited).
+        let parts = min(ComputeThreads.current, units)
         ComputeThreads.split(into: parts) { part in
             let end = min((part + 1) * units / parts * alignment, outCount)
             let panel = UnsafeMutablePointer<Float>.allocate(capacity: panelRows * inCount)
