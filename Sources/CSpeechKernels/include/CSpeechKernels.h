@@ -121,10 +121,10 @@ void sk_attention_scores_f16(int vectorized, const uint16_t *k, int k_stride, in
 void sk_attention_sums_f16(int vectorized, const uint16_t *v, int v_stride, int key_count, int width,
                            const float *p, int rows, float *out, int out_stride);
 
-// Softmax and log-sum-exp (Softmax.c): the bits of the engine's Swift
-// reference (VectorMath), at the CPU's vector width.
+// Softmax, log-sum-exp and GELU (Activations.c): the bits of the engine's
+// Swift reference (VectorMath), at the CPU's vector width.
 
-/// Whether `sk_softmax` and `sk_log_sum_exp` run on this CPU (AVX2); callers
+/// Whether `sk_softmax`, `sk_log_sum_exp` and `sk_gelu` run on this CPU (AVX2); callers
 /// use the Swift reference where not.
 int sk_softmax_vectorized(void);
 
@@ -134,6 +134,9 @@ void sk_softmax(int form, float *row, int count);
 
 /// log Σ exp(values), -inf when every value is -inf; `form` as for `sk_softmax`.
 float sk_log_sum_exp(int form, const float *values, int count);
+
+/// GELU (erf form) of `count` values in place; `form` as for `sk_softmax`.
+void sk_gelu(int form, float *values, long count);
 
 // Float products (FloatGemm.c), for CPUs whose OpenBLAS runs generic kernels.
 

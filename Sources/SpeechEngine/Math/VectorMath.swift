@@ -36,7 +36,7 @@ enum VectorMath {
         return (p * scale).replacing(with: 0, where: x .< -87.3)
     }
 
-    /// Whether softmax and log-sum-exp run the C kernels (`sk_softmax`), which
+    /// Whether softmax, log-sum-exp and GELU run the C kernels (`sk_softmax`), which
     /// give this file's bits at the CPU's vector width (Swift compiles the
     /// code here for baseline x86-64, four lanes an instruction).
     static let usesKernels = sk_softmax_vectorized() != 0
@@ -119,6 +119,12 @@ enum VectorMath {
 
     /// GELU, erf form, in place. erf by Abramowitz–Stegun 7.1.26 (|error| < 1.5e-7).
     static func gelu(_ values: UnsafeMutableBufferPointer<Float>) {
+        guard usesKernels, let base = values.baseAddress else { return geluReference(values) }
+        sk_gelu(2, base, values.count)
+    }
+
+    /// GELU in Swift: the reference the kernels reproduce bit for bit.
+    static func geluReference(_ values: UnsafeMutableBufferPointer<Float>) {
         let raw = UnsafeMutableRawPointer(values.baseAddress!)
         var i = 0
         while i + 8 <= values.count {

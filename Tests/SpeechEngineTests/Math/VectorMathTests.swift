@@ -82,24 +82,30 @@ import Testing
         rows.append([Float](repeating: -.infinity, count: 20))
         rows.append([1, .nan, 2, 3, 4, 5, 6, 7, 8, 9, 10])
         rows.append([1, 2, .infinity, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17])
+        rows.append((0..<1601).map { Float($0 - 800) / 100 })   // GELU's range, both signs and zero
         return rows
     }
 
     /// The C kernels (AVX2, and AVX-512 where the CPU has it) give the Swift
-    /// reference's bits: attention weights and transcripts do not depend on
-    /// which runs.
+    /// reference's bits for softmax, log-sum-exp and GELU: attention weights,
+    /// activations and transcripts do not depend on which runs.
     @Test(.enabled(if: sk_softmax_vectorized() != 0, "AVX2 on this CPU"))
     func kernelsGiveTheReferenceBits() {
         for (index, row) in Self.kernelRows.enumerated() {
             var reference = row
             reference.withUnsafeMutableBufferPointer { VectorMath.softmaxReference($0.baseAddress!, count: $0.count) }
             let referenceSum = row.withUnsafeBufferPointer { VectorMath.logSumExpReference($0.baseAddress!, count: $0.count) }
+            var referenceGELU = row
+            referenceGELU.withUnsafeMutableBufferPointer { VectorMath.geluReference($0) }
             for form in [Int32(1), 2] {
                 var kernel = row
                 kernel.withUnsafeMutableBufferPointer { sk_softmax(form, $0.baseAddress!, Int32($0.count)) }
                 #expect(kernel.map(\.bitPattern) == reference.map(\.bitPattern), "softmax, row \(index), form \(form)")
                 let sum = row.withUnsafeBufferPointer { sk_log_sum_exp(form, $0.baseAddress!, Int32($0.count)) }
                 #expect(sum.bitPattern == referenceSum.bitPattern, "log-sum-exp, row \(index), form \(form)")
+                var gelu = row
+                gelu.withUnsafeMutableBufferPointer { sk_gelu(form, $0.baseAddress!, $0.count) }
+                #expect(gelu.map(\.bitPattern) == referenceGELU.map(\.bitPattern), "GELU, row \(index), form \(form)")
             }
         }
     }

@@ -1,13 +1,13 @@
-// Softmax and log-sum-exp with AVX2 or AVX-512, the same bits as the engine's
-// Swift reference (`VectorMath.softmax`, `VectorMath.logSumExp`): Swift
-// compiles its 8-lane SIMD code for baseline x86-64 (SSE, four lanes an
-// instruction) and the exp polynomial ran at a fraction of the CPU's width
-// (the encoder's attention takes 108 M exps a window). These run the same
-// operations in the same order: the polynomial with separate multiplies and
-// adds (no FMA, whose single rounding would change the bits), the row's sum
-// in eight lanes over the blocks of eight in order, the lanes added first to
-// last, the tail after them. AVX-512 computes two blocks' exps at once and
-// adds them in that order.
+// Softmax, log-sum-exp and GELU with AVX2 or AVX-512, the same bits as the
+// engine's Swift reference (`VectorMath`): Swift compiles its 8-lane SIMD
+// code for baseline x86-64 (SSE, four lanes an instruction) and the exp
+// polynomial ran at a fraction of the CPU's width (the encoder's attention
+// takes 108 M exps a window, its GELU 18 M). These run the same operations
+// in the same order: the polynomials with separate multiplies and adds (no
+// FMA, whose single rounding would change the bits), a row's sum in eight
+// lanes over the blocks of eight in order, the lanes added first to last,
+// the tail after them. AVX-512 computes two blocks at once and adds them in
+// that order.
 #include "include/CSpeechKernels.h"
 #include <math.h>
 #if defined(__x86_64__) || defined(__i386__)
@@ -75,8 +75,9 @@ static AVX2 float maximum8(const float *values, int count) {
     __m256 best = _mm256_set1_ps(-INFINITY);
     int i = 0;
     for (; i + 8 <= count; i += 8) {
-        const __m256 v = _mm256_loadu_ps(values + i);
-        best = _mm256_blendv_ps(best, v, _mm256_cmp_ps(v, best, _CMP_GT_OQ));
+        // MAXPS(v, best) is `v > best ? v : best`: the reference's
+        // `best.replacing(with: v, where: v .> best)`, NaN included.
+        best = _mm256_max_ps(_mm256_loadu_ps(values + i), best);
     }
     float lanes[8];
     _mm256_storeu_ps(lanes, best);
@@ -135,6 +136,70 @@ static float exp_sum_best(int form, float *values, int count, float shift, int s
     return exp_sum_avx2(values, count, shift, store);
 }
 
+/// VectorMath.gelu over eight lanes (erf by Abramowitz–Stegun 7.1.26).
+static inline AVX2 __attribute__((always_inline)) __m256 gelu8(__m256 x) {
+    const __m256 z = _mm256_mul_ps(x, _mm256_set1_ps(0.70710678118654752f));
+    const __m256 a = _mm256_and_ps(z, _mm256_castsi256_ps(_mm256_set1_epi32(0x7fffffff)));
+    const __m256 one = _mm256_set1_ps(1.0f);
+    const __m256 t = _mm256_div_ps(one, _mm256_add_ps(one, _mm256_mul_ps(_mm256_set1_ps(0.3275911f), a)));
+    __m256 poly = _mm256_set1_ps(1.061405429f);
+    poly = _mm256_sub_ps(_mm256_mul_ps(poly, t), _mm256_set1_ps(1.453152027f));
+    poly = _mm256_add_ps(_mm256_mul_ps(poly, t), _mm256_set1_ps(1.421413741f));
+    poly = _mm256_sub_ps(_mm256_mul_ps(poly, t), _mm256_set1_ps(0.284496736f));
+    poly = _mm256_add_ps(_mm256_mul_ps(poly, t), _mm256_set1_ps(0.254829592f));
+    poly = _mm256_mul_ps(poly, t);
+    // -(a * a): a sign flip, as Swift's prefix minus.
+    const __m256 minus_square = _mm256_xor_ps(_mm256_mul_ps(a, a), _mm256_castsi256_ps(_mm256_set1_epi32((int)0x80000000)));
+    const __m256 erf_abs = _mm256_sub_ps(one, _mm256_mul_ps(poly, exp8(minus_square)));
+    const __m256 erf_neg = _mm256_xor_ps(erf_abs, _mm256_castsi256_ps(_mm256_set1_epi32((int)0x80000000)));
+    const __m256 erf = _mm256_blendv_ps(erf_abs, erf_neg, _mm256_cmp_ps(z, _mm256_setzero_ps(), _CMP_LT_OQ));
+    return _mm256_mul_ps(_mm256_mul_ps(_mm256_set1_ps(0.5f), x), _mm256_add_ps(one, erf));
+}
+
+static inline AVX2 __attribute__((always_inline)) void gelu_from(float *values, long i, long count) {
+    for (; i + 8 <= count; i += 8) _mm256_storeu_ps(values + i, gelu8(_mm256_loadu_ps(values + i)));
+    if (i < count) {
+        float tail[8] = {0};
+        for (long j = i; j < count; j++) tail[j - i] = values[j];
+        float out[8];
+        _mm256_storeu_ps(out, gelu8(_mm256_loadu_ps(tail)));
+        for (long j = i; j < count; j++) values[j] = out[j - i];
+    }
+}
+
+static AVX2 void gelu_avx2(float *values, long count) { gelu_from(values, 0, count); }
+
+/// VectorMath.gelu over sixteen lanes.
+static inline AVX512 __attribute__((always_inline)) __m512 gelu16(__m512 x) {
+    const __m512 z = _mm512_mul_ps(x, _mm512_set1_ps(0.70710678118654752f));
+    const __m512 a = _mm512_castsi512_ps(_mm512_and_si512(_mm512_castps_si512(z), _mm512_set1_epi32(0x7fffffff)));
+    const __m512 one = _mm512_set1_ps(1.0f);
+    const __m512 t = _mm512_div_ps(one, _mm512_add_ps(one, _mm512_mul_ps(_mm512_set1_ps(0.3275911f), a)));
+    __m512 poly = _mm512_set1_ps(1.061405429f);
+    poly = _mm512_sub_ps(_mm512_mul_ps(poly, t), _mm512_set1_ps(1.453152027f));
+    poly = _mm512_add_ps(_mm512_mul_ps(poly, t), _mm512_set1_ps(1.421413741f));
+    poly = _mm512_sub_ps(_mm512_mul_ps(poly, t), _mm512_set1_ps(0.284496736f));
+    poly = _mm512_add_ps(_mm512_mul_ps(poly, t), _mm512_set1_ps(0.254829592f));
+    poly = _mm512_mul_ps(poly, t);
+    const __m512i sign = _mm512_set1_epi32((int)0x80000000);
+    const __m512 minus_square = _mm512_castsi512_ps(_mm512_xor_si512(_mm512_castps_si512(_mm512_mul_ps(a, a)), sign));
+    const __m512 erf_abs = _mm512_sub_ps(one, _mm512_mul_ps(poly, exp16(minus_square)));
+    const __m512 erf_neg = _mm512_castsi512_ps(_mm512_xor_si512(_mm512_castps_si512(erf_abs), sign));
+    const __m512 erf = _mm512_mask_blend_ps(_mm512_cmp_ps_mask(z, _mm512_setzero_ps(), _CMP_LT_OQ), erf_abs, erf_neg);
+    return _mm512_mul_ps(_mm512_mul_ps(_mm512_set1_ps(0.5f), x), _mm512_add_ps(one, erf));
+}
+
+static AVX512 void gelu_avx512(float *values, long count) {
+    long i = 0;
+    for (; i + 16 <= count; i += 16) _mm512_storeu_ps(values + i, gelu16(_mm512_loadu_ps(values + i)));
+    gelu_from(values, i, count);
+}
+
+void sk_gelu(int form, float *values, long count) {
+    if (form > 1 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq")) gelu_avx512(values, count);
+    else gelu_avx2(values, count);
+}
+
 int sk_softmax_vectorized(void) { return __builtin_cpu_supports("avx2"); }
 
 void sk_softmax(int form, float *row, int count) {
@@ -154,4 +219,5 @@ float sk_log_sum_exp(int form, const float *values, int count) {
 int sk_softmax_vectorized(void) { return 0; }
 void sk_softmax(int form, float *row, int count) { (void)form; (void)row; (void)count; }
 float sk_log_sum_exp(int form, const float *values, int count) { (void)form; (void)values; (void)count; return 0; }
+void sk_gelu(int form, float *values, long count) { (void)form; (void)values; (void)count; }
 #endif
