@@ -112,11 +112,32 @@ static AVX2_FMA void tile_avx2(int k, const float *a, int lda, int rows, const f
 
 #define AVX512 __attribute__((target("avx512f")))
 
-/// `rows` (≤ 12, a constant at each call) rows against `panels` (1 or 2)
-/// consecutive panels, one 16-float accumulator per row and panel.
-/// `tile` is `[WIDE_ROWS][WIDE_PANELS * PANEL]`.
+/// Where a tile's results go: C's rows from `c`, `ldc` apart, the columns a
+/// mask keeps for each of the two panels, and how they are written.
+typedef struct {
+    float *c;
+    int ldc;
+    __mmask16 mask[WIDE_PANELS];
+    float alpha;
+    int accumulate;
+} wide_store;
+
+/// `alpha · acc` into C (added to it when accumulating), as `store_tile`
+/// computes it: a multiply and then an add, each rounded.
 static inline AVX512 __attribute__((always_inline)) void
-wide_tile(const int rows, const int panels, int k, const float *a, int lda, const float *panel, float *tile) {
+store_wide(const wide_store *out, int r, int q, __m512 acc) {
+    float *row = out->c + (size_t)r * out->ldc + q * PANEL;
+    __m512 v = _mm512_mul_ps(_mm512_set1_ps(out->alpha), acc);
+    if (out->accumulate) v = _mm512_add_ps(_mm512_maskz_loadu_ps(out->mask[q], row), v);
+    _mm512_mask_storeu_ps(row, out->mask[q], v);
+}
+
+/// `rows` (≤ 12, a constant at each call) rows against `panels` (1 or 2)
+/// consecutive panels, one 16-float accumulator per row and panel, written
+/// straight from the registers into C.
+static inline AVX512 __attribute__((always_inline)) void
+wide_tile(const int rows, const int panels, int k, const float *a, int lda, const float *panel,
+          const wide_store *out) {
     // Unrolled (rows is a constant here) so that the accumulators live in registers.
     __m512 acc[WIDE_ROWS][WIDE_PANELS];
 #pragma GCC unroll 12
@@ -134,36 +155,49 @@ wide_tile(const int rows, const int panels, int k, const float *a, int lda, cons
     }
 #pragma GCC unroll 12
     for (int r = 0; r < rows; r++) {
-        _mm512_storeu_ps(tile + r * WIDE_PANELS * PANEL, acc[r][0]);
-        if (panels > 1) _mm512_storeu_ps(tile + r * WIDE_PANELS * PANEL + PANEL, acc[r][1]);
+        store_wide(out, r, 0, acc[r][0]);
+        if (panels > 1) store_wide(out, r, 1, acc[r][1]);
     }
 }
 
 #define WIDE_ROWS_CASES(panels)                                                         \
     switch (rows) {                                                                     \
-    case 1: wide_tile(1, panels, k, a, lda, panel, tile); break;                        \
-    case 2: wide_tile(2, panels, k, a, lda, panel, tile); break;                        \
-    case 3: wide_tile(3, panels, k, a, lda, panel, tile); break;                        \
-    case 4: wide_tile(4, panels, k, a, lda, panel, tile); break;                        \
-    case 5: wide_tile(5, panels, k, a, lda, panel, tile); break;                        \
-    case 6: wide_tile(6, panels, k, a, lda, panel, tile); break;                        \
-    case 7: wide_tile(7, panels, k, a, lda, panel, tile); break;                        \
-    case 8: wide_tile(8, panels, k, a, lda, panel, tile); break;                        \
-    case 9: wide_tile(9, panels, k, a, lda, panel, tile); break;                        \
-    case 10: wide_tile(10, panels, k, a, lda, panel, tile); break;                      \
-    case 11: wide_tile(11, panels, k, a, lda, panel, tile); break;                      \
-    default: wide_tile(12, panels, k, a, lda, panel, tile); break;                      \
+    case 1: wide_tile(1, panels, k, a, lda, panel, out); break;                         \
+    case 2: wide_tile(2, panels, k, a, lda, panel, out); break;                         \
+    case 3: wide_tile(3, panels, k, a, lda, panel, out); break;                         \
+    case 4: wide_tile(4, panels, k, a, lda, panel, out); break;                         \
+    case 5: wide_tile(5, panels, k, a, lda, panel, out); break;                         \
+    case 6: wide_tile(6, panels, k, a, lda, panel, out); break;                         \
+    case 7: wide_tile(7, panels, k, a, lda, panel, out); break;                         \
+    case 8: wide_tile(8, panels, k, a, lda, panel, out); break;                         \
+    case 9: wide_tile(9, panels, k, a, lda, panel, out); break;                         \
+    case 10: wide_tile(10, panels, k, a, lda, panel, out); break;                       \
+    case 11: wide_tile(11, panels, k, a, lda, panel, out); break;                       \
+    default: wide_tile(12, panels, k, a, lda, panel, out); break;                       \
     }
 
 /// The 12x32 tile and its smaller forms (fewer rows at the end of A, one
 /// panel at the end of B), each with its accumulators in registers.
 static AVX512 void tile_avx512(int k, const float *a, int lda, int rows, int panels, const float *panel,
-                               float *tile) {
+                               const wide_store *out) {
     if (panels > 1) {
         WIDE_ROWS_CASES(2)
     } else {
         WIDE_ROWS_CASES(1)
     }
+}
+
+/// `pack_panel` for B given as `[n, k]` rows (`trans_b`): sixteen rows read
+/// at once, one gathered element from each, instead of a scalar store per
+/// element with a stride of 16.
+static AVX512 void pack_panel_rows_wide(const float *b, int ldb, int k, int j0, int cols, float *panel) {
+    const __mmask16 mask = cols >= PANEL ? (__mmask16)0xFFFF : (__mmask16)((1u << cols) - 1);
+    const __m512i offsets = _mm512_mullo_epi32(_mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
+                                               _mm512_set1_epi32(ldb));
+    const float *base = b + (size_t)j0 * ldb;
+    for (int p = 0; p < k; p++)
+        _mm512_storeu_ps(panel + (size_t)p * PANEL,
+                         _mm512_mask_i32gather_ps(_mm512_setzero_ps(), mask, offsets, base + p, 4));
 }
 #endif
 
@@ -188,16 +222,27 @@ static int sgemm_wide(int trans_b, int m, int n, int k, float alpha, const float
 #if defined(__x86_64__) || defined(__i386__)
     float *panel = malloc(sizeof(float) * (size_t)k * PANEL * WIDE_PANELS);
     if (!panel) return -1;
-    float tile[WIDE_ROWS * WIDE_PANELS * PANEL];
+    // Gathers take 32-bit offsets: sixteen rows of B must lie within them.
+    const int gathers = trans_b && (long long)ldb * PANEL < 0x7fffffffLL;
     for (int j0 = 0; j0 < n; j0 += WIDE_PANELS * PANEL) {
         const int cols = n - j0 < WIDE_PANELS * PANEL ? n - j0 : WIDE_PANELS * PANEL;
         const int panels = cols > PANEL ? 2 : 1;
-        pack_panel(trans_b, b, ldb, k, j0, cols < PANEL ? cols : PANEL, panel);
-        if (panels > 1) pack_panel(trans_b, b, ldb, k, j0 + PANEL, cols - PANEL, panel + (size_t)k * PANEL);
+        for (int q = 0; q < panels; q++) {
+            const int panel_cols = q == 0 ? (cols < PANEL ? cols : PANEL) : cols - PANEL;
+            float *target = panel + (size_t)q * k * PANEL;
+            if (gathers) pack_panel_rows_wide(b, ldb, k, j0 + q * PANEL, panel_cols, target);
+            else pack_panel(trans_b, b, ldb, k, j0 + q * PANEL, panel_cols, target);
+        }
+        wide_store out = {.ldc = ldc, .alpha = alpha, .accumulate = accumulate};
+        for (int q = 0; q < WIDE_PANELS; q++) {
+            const int panel_cols = cols - q * PANEL;
+            out.mask[q] = panel_cols >= PANEL ? (__mmask16)0xFFFF
+                        : panel_cols <= 0 ? (__mmask16)0 : (__mmask16)((1u << panel_cols) - 1);
+        }
         for (int i0 = 0; i0 < m; i0 += WIDE_ROWS) {
             const int rows = m - i0 < WIDE_ROWS ? m - i0 : WIDE_ROWS;
-            tile_avx512(k, a + (size_t)i0 * lda, lda, rows, panels, panel, tile);
-            store_tile(tile, WIDE_PANELS * PANEL, rows, cols, alpha, accumulate, c + (size_t)i0 * ldc + j0, ldc);
+            out.c = c + (size_t)i0 * ldc + j0;
+            tile_avx512(k, a + (size_t)i0 * lda, lda, rows, panels, panel, &out);
         }
     }
     free(panel);
