@@ -62,6 +62,19 @@ static void dot_avx2(const float *x, int rows, int x_stride, const float *w, int
 
 enum { DIRECT_ROWS_AVX2 = 2, DIRECT_ROWS_AVX512 = SK_HALF_GEMV_MAX_ROWS };
 
+/// Σ x[k]·w[k] over the inputs after the vector part (`from ..< count`), in
+/// order, as the buffered form adds its tail (inlined, so that it is built
+/// for the caller's instructions as the buffered form's tail is).
+static inline __attribute__((always_inline)) float tail_dot(const float *x, const uint16_t *w, int from, int count) {
+    float tail = 0;
+    for (int k = from; k < count; k++) {
+        float weight;
+        cf16_to_f32(w + k, &weight, 1);
+        tail += x[k] * weight;
+    }
+    return tail;
+}
+
 /// The same sums as `dot_avx2` for `rows` (a constant at each call) rows,
 /// widening four half weight rows (`w_stride` apart) in registers and using
 /// each for every row. Sixteen AVX2 registers hold two rows' accumulators.
@@ -81,18 +94,10 @@ static inline void dot_half(const int rows, const float *x, int x_stride, const 
             for (int i = 0; i < GROUP_ROWS; i++) acc[r][i] = _mm256_fmadd_ps(wv[i], xv, acc[r][i]);
         }
     }
-    for (int r = 0; r < rows; r++) {
-        const float *xr = x + (size_t)r * x_stride;
-        for (int i = 0; i < GROUP_ROWS; i++) {
-            float tail = 0;
-            for (int k = vector; k < count; k++) {
-                float weight;
-                cf16_to_f32(w + (size_t)i * w_stride + k, &weight, 1);
-                tail += xr[k] * weight;
-            }
-            sums[r * GROUP_ROWS + i] += sk_horizontal_sum(acc[r][i]) + tail;
-        }
-    }
+    for (int r = 0; r < rows; r++)
+        for (int i = 0; i < GROUP_ROWS; i++)
+            sums[r * GROUP_ROWS + i] += sk_horizontal_sum(acc[r][i])
+                                      + tail_dot(x + (size_t)r * x_stride, w + (size_t)i * w_stride, vector, count);
 }
 
 /// Up to two rows in AVX2 registers.
@@ -127,17 +132,11 @@ static inline void dot_half_pairs(const int rows, const float *x, int x_stride, 
         }
     }
     for (int r = 0; r < rows; r++) {
-        const float *xr = x + (size_t)r * x_stride;
         for (int i = 0; i < GROUP_ROWS; i++) {
-            float tail = 0;
-            for (int k = vector; k < count; k++) {
-                float weight;
-                cf16_to_f32(w + (size_t)i * w_stride + k, &weight, 1);
-                tail += xr[k] * weight;
-            }
             const __m512 pair = acc[r][i / 2];
             const __m256 lanes = i % 2 == 0 ? _mm512_castps512_ps256(pair) : _mm512_extractf32x8_ps(pair, 1);
-            sums[r * GROUP_ROWS + i] += sk_horizontal_sum(lanes) + tail;
+            sums[r * GROUP_ROWS + i] += sk_horizontal_sum(lanes)
+                                      + tail_dot(x + (size_t)r * x_stride, w + (size_t)i * w_stride, vector, count);
         }
     }
 }
