@@ -9,6 +9,7 @@
 // the tail after them. AVX-512 computes two blocks at once and adds them in
 // that order.
 #include "include/CSpeechKernels.h"
+#include "VectorSums.h"
 #include <math.h>
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
@@ -131,7 +132,7 @@ static AVX512 float exp_sum_avx512(float *values, int count, float shift, int st
 }
 
 static float exp_sum_best(int form, float *values, int count, float shift, int store) {
-    if (form > 1 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq"))
+    if (form > 1 && sk_avx512_supported())
         return exp_sum_avx512(values, count, shift, store);
     return exp_sum_avx2(values, count, shift, store);
 }
@@ -196,7 +197,7 @@ static AVX512 void gelu_avx512(float *values, long count) {
 }
 
 void sk_gelu(int form, float *values, long count) {
-    if (form > 1 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq")) gelu_avx512(values, count);
+    if (form > 1 && sk_avx512_supported()) gelu_avx512(values, count);
     else gelu_avx2(values, count);
 }
 

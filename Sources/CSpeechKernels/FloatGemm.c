@@ -45,13 +45,12 @@ static void pack_panel(int trans_b, const float *b, int ldb, int k, int j0, int 
     }
 }
 
-/// Writes (or adds) `alpha * tile` into C for the tile's real rows and columns
-/// (`tile` rows `tile_stride` floats apart).
-static inline void store_tile(const float *tile, int tile_stride, int rows, int cols, float alpha, int accumulate,
+/// Writes (or adds) `alpha * tile` into C for the tile's real rows and columns.
+static inline void store_tile(const float *tile, int rows, int cols, float alpha, int accumulate,
                               float *c, int ldc) {
     for (int r = 0; r < rows; r++) {
         float *out = c + (size_t)r * ldc;
-        const float *t = tile + r * tile_stride;
+        const float *t = tile + r * PANEL;
         if (accumulate) {
             for (int jj = 0; jj < cols; jj++) out[jj] += alpha * t[jj];
         } else {
@@ -190,8 +189,7 @@ static AVX512 void tile_avx512(int k, const float *a, int lda, int rows, int pan
 /// `pack_panel` for B given as `[n, k]` rows (`trans_b`): sixteen rows read
 /// at once, one gathered element from each, instead of a scalar store per
 /// element with a stride of 16.
-static AVX512 void pack_panel_rows_wide(const float *b, int ldb, int k, int j0, int cols, float *panel) {
-    const __mmask16 mask = cols >= PANEL ? (__mmask16)0xFFFF : (__mmask16)((1u << cols) - 1);
+static AVX512 void pack_panel_rows_wide(const float *b, int ldb, int k, int j0, __mmask16 mask, float *panel) {
     const __m512i offsets = _mm512_mullo_epi32(_mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
                                                _mm512_set1_epi32(ldb));
     const float *base = b + (size_t)j0 * ldb;
@@ -227,17 +225,15 @@ static int sgemm_wide(int trans_b, int m, int n, int k, float alpha, const float
     for (int j0 = 0; j0 < n; j0 += WIDE_PANELS * PANEL) {
         const int cols = n - j0 < WIDE_PANELS * PANEL ? n - j0 : WIDE_PANELS * PANEL;
         const int panels = cols > PANEL ? 2 : 1;
-        for (int q = 0; q < panels; q++) {
-            const int panel_cols = q == 0 ? (cols < PANEL ? cols : PANEL) : cols - PANEL;
-            float *target = panel + (size_t)q * k * PANEL;
-            if (gathers) pack_panel_rows_wide(b, ldb, k, j0 + q * PANEL, panel_cols, target);
-            else pack_panel(trans_b, b, ldb, k, j0 + q * PANEL, panel_cols, target);
-        }
         wide_store out = {.ldc = ldc, .alpha = alpha, .accumulate = accumulate};
         for (int q = 0; q < WIDE_PANELS; q++) {
-            const int panel_cols = cols - q * PANEL;
-            out.mask[q] = panel_cols >= PANEL ? (__mmask16)0xFFFF
-                        : panel_cols <= 0 ? (__mmask16)0 : (__mmask16)((1u << panel_cols) - 1);
+            // This panel's columns of C (none for the second of a one-panel pass).
+            const int panel_cols = cols - q * PANEL >= PANEL ? PANEL : (cols - q * PANEL > 0 ? cols - q * PANEL : 0);
+            out.mask[q] = (__mmask16)((1u << panel_cols) - 1);
+            if (panel_cols == 0) continue;
+            float *target = panel + (size_t)q * k * PANEL;
+            if (gathers) pack_panel_rows_wide(b, ldb, k, j0 + q * PANEL, out.mask[q], target);
+            else pack_panel(trans_b, b, ldb, k, j0 + q * PANEL, panel_cols, target);
         }
         for (int i0 = 0; i0 < m; i0 += WIDE_ROWS) {
             const int rows = m - i0 < WIDE_ROWS ? m - i0 : WIDE_ROWS;
@@ -279,7 +275,7 @@ int sk_sgemm(int path, int trans_b, int m, int n, int k, float alpha,
             (void)vectorized;
             tile_scalar(k, ai, lda, rows, panel, tile);
 #endif
-            store_tile(tile, PANEL, rows, cols, alpha, accumulate, c + (size_t)i0 * ldc + j0, ldc);
+            store_tile(tile, rows, cols, alpha, accumulate, c + (size_t)i0 * ldc + j0, ldc);
         }
     }
     free(panel);

@@ -127,10 +127,8 @@ static void sums_avx2(const uint16_t *v, int v_stride, int key_count, int width,
 // output columns for the sums (each lane one output, summed over the keys in
 // order). Every query row uses each widened key or value while it is in a
 // register; six rows' accumulators fit in the 32 registers.
-enum { WIDE_ROWS = 6 };
+enum { WIDE_ROWS = 6, WIDE_WIDTH = 64 };
 #define AVX512 __attribute__((target("avx2,fma,f16c,avx512f,avx512dq")))
-
-enum { WIDE_WIDTH = 64 };
 
 /// Scores of `rows` (≤ 6, a constant at each call) query rows against keys
 /// `j ..< j + 8` for a head of 64 (a constant, so the accumulators stay in registers).
@@ -230,7 +228,7 @@ static AVX512 void sums_avx512(const uint16_t *v, int v_stride, int key_count, i
 
 /// Whether the AVX-512 forms take heads of `width` (whisper's 64) on this CPU.
 static int wide_attention(int width) {
-    return width == WIDE_WIDTH && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq");
+    return width == WIDE_WIDTH && sk_avx512_supported();
 }
 #endif
 

@@ -170,7 +170,7 @@ void sk_gemv_f16(int form, const uint16_t *w, const float *x, int rows, int in_c
     int direct_rows = 0;
 #if defined(__x86_64__) || defined(__i386__)
     if (form > 1 && dot == dot_avx2 && __builtin_cpu_supports("f16c"))
-        direct_rows = form > 2 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq")
+        direct_rows = form > 2 && sk_avx512_supported()
                           ? DIRECT_ROWS_AVX512 : DIRECT_ROWS_AVX2;
 #endif
     float widened[GROUP_ROWS * CHUNK];

@@ -4,6 +4,12 @@
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
 
+/// Whether the CPU runs the kernels' AVX-512 forms (F for the arithmetic,
+/// DQ for the 256-bit halves of a 512-bit register).
+static inline int sk_avx512_supported(void) {
+    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq");
+}
+
 /// The sum of a vector's eight floats.
 __attribute__((target("avx2,fma")))
 static inline float sk_horizontal_sum(__m256 v) {
