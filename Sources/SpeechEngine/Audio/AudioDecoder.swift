@@ -5,7 +5,9 @@ import Foundation
 ///
 /// Decoding is libsndfile's (WAV, FLAC, OGG/Vorbis, OGG/Opus, MP3, AIFF, …; no AAC/M4A),
 /// channels are averaged (`Downmix`), and the rate is converted with libsoxr
-/// (`Resampler`), all streamed in blocks so long files never sit in memory twice.
+/// (`Resampler`), all streamed in blocks (`AudioFileReader`) so long files never sit in
+/// memory twice; a caller that wants the blocks themselves (a long file fed to live
+/// recognition) reads them from `AudioFileReader` and never holds the whole file.
 ///
 /// Errors name the file and say what to do. MP3s with a LAME/Xing tag come back
 /// gapless (libsndfile's mpg123 trims the encoder delay); untagged MP3s may keep
@@ -13,9 +15,6 @@ import Foundation
 public enum AudioDecoder {
     /// The engine's sample rate in Hz.
     public static let sampleRate = 16_000.0
-    /// Frames read from libsndfile per block.
-    private static let blockFrameCount = 65_536
-
     /// Decodes any file libsndfile reads, at any rate and channel count, to 16 kHz mono
     /// Float samples in [-1, 1]. NaN and Inf samples (float files) are repaired by
     /// `SampleSanitizer` before resampling.
@@ -30,61 +29,12 @@ public enum AudioDecoder {
     ///   for a file libsndfile does not recognise or an encoding it cannot decode. The message
     ///   names the file.
     public static func decode(contentsOf url: URL) throws -> [Float] {
-        let path = url.path
-        try checkAudioFile(at: path)
-        var info = SF_INFO()
-        guard let file = sf_open(path, Int32(SFM_READ), &info) else {
-            throw openError(path: path, code: sf_error(nil), reason: String(cString: sf_strerror(nil)))
-        }
-        defer { sf_close(file) }
-        guard info.channels > 0, info.samplerate > 0 else {
-            throw EngineError(.unsupportedAudioFormat,
-                              "'\(path)' declares \(info.channels) channels at \(info.samplerate) Hz; convert it to a standard WAV or FLAC file.")
-        }
-        // Integer formats are scaled to [-1, 1) by libsndfile (SFC_SET_NORM_FLOAT is on by default).
-        let samples = try readMono16k(file, info: info, path: path)
-        if dataChunkOverrunsFile(file) {
-            throw truncated(path)
-        }
-        guard !samples.isEmpty else {
-            throw EngineError(.unreadableAudio,
-                              "'\(path)' holds no audio: its header declares 0 frames. Re-export or re-record it.")
-        }
-        return samples
-    }
-
-    /// Reads all frames block by block, downmixes, resamples and clamps to [-1, 1].
-    private static func readMono16k(_ file: OpaquePointer, info: SF_INFO, path: String) throws -> [Float] {
-        let channels = Int(info.channels)
-        let resampler = try Resampler(inputRate: Double(info.samplerate), outputRate: sampleRate)
-        var block = [Float](repeating: 0, count: blockFrameCount * channels)
+        let reader = try AudioFileReader(contentsOf: url)
         var output: [Float] = []
-        if info.frames > 0 && info.frames < Int64(Int32.max) {
-            output.reserveCapacity(Int(Double(info.frames) * sampleRate / Double(info.samplerate)) + 1_024)
+        if let expected = reader.expectedSampleCount { output.reserveCapacity(expected + 1_024) }
+        while let block = try reader.nextBlock() {
+            output.append(contentsOf: block)
         }
-        var framesRead: Int64 = 0
-        while true {
-            let count = block.withUnsafeMutableBufferPointer { buffer in
-                sf_readf_float(file, buffer.baseAddress, sf_count_t(blockFrameCount))
-            }
-            if count <= 0 { break }
-            framesRead += count
-            var interleaved = count == blockFrameCount ? block : Array(block[0..<(Int(count) * channels)])
-            // Before the resampler, whose filter would smear a NaN over its neighbours.
-            SampleSanitizer.sanitize(&interleaved)
-            output.append(contentsOf: resampler.process(Downmix.mono(interleaved: interleaved, channelCount: channels)))
-        }
-        let status = sf_error(file)
-        if status != Int32(SF_ERR_NO_ERROR) {
-            throw EngineError(.unreadableAudio,
-                              "'\(path)' could not be decoded after \(framesRead) frames (\(String(cString: sf_strerror(file)))); the file is corrupted or truncated.")
-        }
-        if endsEarly(info: info, framesRead: framesRead) {
-            throw truncated(path)
-        }
-        output.append(contentsOf: resampler.finish())
-        // The resampler's filter may overshoot [-1, 1] slightly.
-        SampleSanitizer.sanitize(&output)
         return output
     }
 
@@ -145,7 +95,7 @@ public enum AudioDecoder {
     }
 
     /// Maps a failed `sf_open` to the engine's error codes.
-    private static func openError(path: String, code: Int32, reason: String) -> EngineError {
+    static func openError(path: String, code: Int32, reason: String) -> EngineError {
         switch code {
         case Int32(SF_ERR_UNRECOGNISED_FORMAT), Int32(SF_ERR_UNSUPPORTED_ENCODING):
             return EngineError(.unsupportedAudioFormat,
@@ -156,7 +106,7 @@ public enum AudioDecoder {
         }
     }
 
-    private static func truncated(_ path: String) -> EngineError {
+    static func truncated(_ path: String) -> EngineError {
         EngineError(.unreadableAudio,
                     "'\(path)' is truncated: its header promises more audio than the file holds. Re-export or re-download it.")
     }
@@ -167,7 +117,7 @@ public enum AudioDecoder {
     /// frames (2 × 1152 samples) of slack for length estimates. A finished Ogg stream
     /// ends with a page carrying its final position, so an Ogg file whose length
     /// libsndfile cannot find (`SF_COUNT_MAX`) was cut off.
-    private static func endsEarly(info: SF_INFO, framesRead: Int64) -> Bool {
+    static func endsEarly(info: SF_INFO, framesRead: Int64) -> Bool {
         let container = info.format & Int32(SF_FORMAT_TYPEMASK)
         if info.frames == Int64.max { return container == Int32(SF_FORMAT_OGG) }
         let slack: Int64 = container == Int32(SF_FORMAT_MPEG) ? 2 * 1_152 : 0
@@ -177,7 +127,7 @@ public enum AudioDecoder {
     /// libsndfile opens a WAV/AIFF whose data chunk runs past the end of the file and
     /// quietly shortens it; its log records that (`data : 352044 (should be 100000)`).
     /// Streaming writers that leave the size as 0 or 0xFFFFFFFF are not truncation.
-    private static func dataChunkOverrunsFile(_ file: OpaquePointer) -> Bool {
+    static func dataChunkOverrunsFile(_ file: OpaquePointer) -> Bool {
         var log = [CChar](repeating: 0, count: 8_192)
         let length = log.withUnsafeMutableBufferPointer { buffer in
             sf_command(file, Int32(SFC_GET_LOG_INFO), buffer.baseAddress, Int32(buffer.count))

@@ -23,6 +23,16 @@ struct StreamFeeder {
     /// measures throughput of the final passes.
     static let fastLookAheadSamples = 30 * Int(Transcriber.sampleRate)
 
+    /// Where the audio comes from.
+    enum Source: Sendable {
+        /// Samples already in memory (16 kHz mono).
+        case samples([Float])
+        /// A file read block by block while it is fed (`AudioFileReader`), so an
+        /// hour-long stream never holds the hour: what the benchmark measures is
+        /// what a live stream costs, not the copy of its input.
+        case file(URL)
+    }
+
     var pacing: Pacing
     /// Audio seconds between RSS measurements, or nil for none.
     var residentSampleIntervalSeconds: Double?
@@ -55,6 +65,8 @@ struct StreamFeeder {
         var volatileBeforeFinal: [(volatile: String, final: String)] = []
         /// Process CPU seconds from the start to `.finished`.
         var cpuSeconds = 0.0
+        /// Seconds of audio fed.
+        var audioSeconds = 0.0
 
         /// The committed transcript: every final result's text, in order.
         var committedText: String { finals.map(\.text).joined(separator: " ") }
@@ -65,6 +77,12 @@ struct StreamFeeder {
     /// Streams `samples` through `recognizer` and waits for `.finished`.
     /// - Throws: the `EngineError` of a `.failed` event.
     func run(_ samples: [Float], through recognizer: StreamingRecognizer) async throws -> Outcome {
+        try await run(.samples(samples), through: recognizer)
+    }
+
+    /// Streams `source` through `recognizer` and waits for `.finished`.
+    /// - Throws: the `EngineError` of a `.failed` event, or the file's read error.
+    func run(_ source: Source, through recognizer: StreamingRecognizer) async throws -> Outcome {
         let clock = ContinuousClock()
         let start = clock.now
         var outcome = Outcome(start: start, lastFinal: start, endOfInput: start, end: start)
@@ -75,22 +93,29 @@ struct StreamFeeder {
         outcome.residentTimeline?.recordIfDue(Self.measure(audioSeconds: 0, since: start), atAudioSeconds: 0)
         let pacing = self.pacing
         let feeder = Task {
-            var offset = 0
+            var chunks = try ChunkReader(source)
+            var fedCount = 0
             var chunkIndex = 0
-            while offset < samples.count, !Task.isCancelled {
-                if pacing == .fast {
-                    // Polling is enough: a commit pass takes far longer than one sleep.
-                    while recognizer.pendingSampleCount >= Self.fastLookAheadSamples, !Task.isCancelled {
-                        try? await Task.sleep(for: .milliseconds(5))
+            do {
+                while !Task.isCancelled, let chunk = try chunks.next() {
+                    if pacing == .fast {
+                        // Polling is enough: a commit pass takes far longer than one sleep.
+                        while recognizer.pendingSampleCount >= Self.fastLookAheadSamples, !Task.isCancelled {
+                            try? await Task.sleep(for: .milliseconds(5))
+                        }
                     }
+                    recognizer.append(chunk)
+                    fedCount += chunk.count
+                    chunkIndex += 1
+                    if pacing == .realtime { try? await clock.sleep(until: start + .milliseconds(100 * chunkIndex)) }
                 }
-                recognizer.append(Array(samples[offset..<min(samples.count, offset + Self.chunkSampleCount)]))
-                offset += Self.chunkSampleCount
-                chunkIndex += 1
-                if pacing == .realtime { try? await clock.sleep(until: start + .milliseconds(100 * chunkIndex)) }
+            } catch {
+                // The file failed part-way: stop the stream so the event loop below ends, and report the file's error.
+                recognizer.cancel()
+                throw error
             }
             recognizer.finish()
-            return clock.now
+            return (endOfInput: clock.now, sampleCount: fedCount)
         }
         // A failed recognizer stops taking audio; without this the fast feeder would wait on it forever.
         defer { feeder.cancel() }
@@ -123,12 +148,13 @@ struct StreamFeeder {
             case .speechEnded, .finished: break
             }
         }
-        outcome.endOfInput = await feeder.value
+        let fed = try await feeder.value
+        outcome.endOfInput = fed.endOfInput
+        outcome.audioSeconds = Double(fed.sampleCount) / AudioDecoder.sampleRate
         outcome.committedAtEndOfInputSeconds = watermarks.last { $0.at <= outcome.endOfInput }?.throughSeconds ?? 0
         outcome.end = clock.now
         outcome.cpuSeconds = ResourceUsage.cpuSeconds() - cpuAtStart
-        let audioSeconds = Double(samples.count) / AudioDecoder.sampleRate
-        outcome.residentTimeline?.recordEnd(Self.measure(audioSeconds: audioSeconds, since: start))
+        outcome.residentTimeline?.recordEnd(Self.measure(audioSeconds: outcome.audioSeconds, since: start))
         return outcome
     }
 
@@ -139,5 +165,40 @@ struct StreamFeeder {
             audioSeconds: audioSeconds, wallSeconds: (ContinuousClock.now - start).seconds,
             residentMegabytes: ResourceUsage.currentResidentBytes().map { Double($0) / megabyte } ?? peak,
             peakResidentMegabytes: peak)
+    }
+
+    /// Cuts the source into 100 ms chunks.
+    struct ChunkReader {
+        private let samples: [Float]
+        private var offset = 0
+        private let reader: AudioFileReader?
+        private var pending: [Float] = []
+
+        init(_ source: Source) throws {
+            switch source {
+            case .samples(let samples):
+                self.samples = samples
+                reader = nil
+            case .file(let url):
+                samples = []
+                reader = try AudioFileReader(contentsOf: url)
+            }
+        }
+
+        mutating func next() throws -> [Float]? {
+            guard let reader else {
+                guard offset < samples.count else { return nil }
+                defer { offset += StreamFeeder.chunkSampleCount }
+                return Array(samples[offset..<min(samples.count, offset + StreamFeeder.chunkSampleCount)])
+            }
+            while pending.count - offset < StreamFeeder.chunkSampleCount, let block = try reader.nextBlock() {
+                pending.removeFirst(offset)
+                offset = 0
+                pending.append(contentsOf: block)
+            }
+            guard offset < pending.count else { return nil }
+            defer { offset += StreamFeeder.chunkSampleCount }
+            return Array(pending[offset..<min(pending.count, offset + StreamFeeder.chunkSampleCount)])
+        }
     }
 }

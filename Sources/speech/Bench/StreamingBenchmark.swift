@@ -6,7 +6,9 @@ import SpeechEvaluation
 /// 100 ms chunks, paced to real time or as fast as possible, and measures
 /// what a live user sees, and how resident memory moves with audio time.
 struct StreamingBenchmark {
-    var samples: [Float]
+    /// The audio; a file is read while it is streamed, so memory figures
+    /// show the stream's cost without a copy of the whole input.
+    var source: StreamFeeder.Source
     var realtime: Bool
     var options: StreamingOptions
     var accurate: Transcriber
@@ -57,8 +59,8 @@ struct StreamingBenchmark {
         let recognizer = StreamingRecognizer(accurate: accurate, fast: fast, options: options)
         let feeder = StreamFeeder(pacing: realtime ? .realtime : .fast,
                                   residentSampleIntervalSeconds: residentSampleIntervalSeconds)
-        let outcome = try await feeder.run(samples, through: recognizer)
-        let audioSeconds = Double(samples.count) / AudioDecoder.sampleRate
+        let outcome = try await feeder.run(source, through: recognizer)
+        let audioSeconds = outcome.audioSeconds
         // In realtime mode audio time t was fed at wall time start + t.
         var firstVolatileLatency: Double?
         if realtime, let firstVolatile = outcome.firstVolatile, let onset = outcome.speechOnsetSeconds {
@@ -80,6 +82,11 @@ struct StreamingBenchmark {
         var batch: String?
         var wer: Double?
         if comparesWithBatch {
+            let samples: [Float]
+            switch source {
+            case .samples(let given): samples = given
+            case .file(let url): samples = try AudioDecoder.decode(contentsOf: url)
+            }
             let text = try accurate.transcribe(samples: samples, options: options.transcription).text
             batch = text
             wer = scorer.score(reference: text, hypothesis: committed, languageTag: language).counts.rate

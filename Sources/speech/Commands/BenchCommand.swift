@@ -54,7 +54,9 @@ struct BenchCommand: SpeechCommand {
         It also prints an RSS timeline: resident memory at the start, every
         --rss-every seconds of audio processed and at the end of the stream
         (before the batch pass), so a long stream shows whether memory stays
-        flat. --fast keeps at most 30 s of audio queued ahead of the recognizer.
+        flat. The file is read block by block as it is fed, as a microphone
+        would deliver it, so the figures hold no copy of the whole input.
+        --fast keeps at most 30 s of audio queued ahead of the recognizer.
 
         EXAMPLES:
           speech bench two-minutes.wav --batch-size 8 --beam 1
@@ -193,8 +195,10 @@ struct BenchCommand: SpeechCommand {
         options.decodesFinalAtPause = decodesFinalAtPause
         options.keepsPausePassWhenSpeechResumes = keepsPausePass
         let fast = ModelCache.shared.volatileTranscriber(language: options.transcription.language)
-        let samples = try AudioDecoder.decode(contentsOf: URL(fileURLWithPath: file))
-        let benchmark = StreamingBenchmark(samples: samples, realtime: realtime, options: options,
+        let url = URL(fileURLWithPath: file)
+        // Fail on a bad file before the stream starts; the stream reads the file as it goes.
+        try AudioDecoder.checkAudioFile(at: url.path)
+        let benchmark = StreamingBenchmark(source: .file(url), realtime: realtime, options: options,
                                            accurate: accurate, fast: fast,
                                            residentSampleIntervalSeconds: Double(residentSampleIntervalSeconds),
                                            comparesWithBatch: comparesWithBatch)

@@ -1,0 +1,38 @@
+import Foundation
+import SpeechEngine
+import Testing
+import TestSupport
+@testable import SpeechCLI
+
+@Suite struct StreamFeederTests {
+    static let jfk = Fixtures.corpusClip("audio/jfk/jfk_openai_whisper.wav")
+
+    static func chunks(_ source: StreamFeeder.Source) throws -> [[Float]] {
+        var reader = try StreamFeeder.ChunkReader(source)
+        var chunks: [[Float]] = []
+        while let chunk = try reader.next() { chunks.append(chunk) }
+        return chunks
+    }
+
+    @Test func aFileIsFedIn100MillisecondChunksThatMakeTheDecodedFile() throws {
+        let decoded = try AudioDecoder.decode(contentsOf: Self.jfk)
+        let fromFile = try Self.chunks(.file(Self.jfk))
+        // 176,000 samples: 110 chunks of 1,600, across the reader's 65,536-sample blocks.
+        #expect(fromFile.count == 110)
+        #expect(fromFile.allSatisfy { $0.count == StreamFeeder.chunkSampleCount })
+        #expect(Array(fromFile.joined()) == decoded)
+        #expect(try Self.chunks(.samples(decoded)) == fromFile)
+    }
+
+    @Test func theLastChunkMayBeShort() throws {
+        let samples = (0..<4_000).map { Float($0) / 4_000 }
+        let chunks = try Self.chunks(.samples(samples))
+        #expect(chunks.map(\.count) == [1_600, 1_600, 800])
+        #expect(Array(chunks.joined()) == samples)
+    }
+
+    @Test func aMissingFileFailsBeforeTheFirstChunk() {
+        let missing = URL(fileURLWithPath: "/nonexistent/speechcompat/stream.wav")
+        #expect(throws: EngineError.self) { _ = try StreamFeeder.ChunkReader(.file(missing)) }
+    }
+}
