@@ -59,8 +59,12 @@ struct ExampleProgram {
             timer.resume()
             return timer
         }
+        // Both pipes at once: a program that fills one (64 KB: a sanitizer's
+        // reports on stderr) while the other is being read to its end would
+        // wait on the test forever.
+        let errorReader = ErrorReader(error.fileHandleForReading)
         let outputData = output.fileHandleForReading.readDataToEndOfFile()
-        let errorData = error.fileHandleForReading.readDataToEndOfFile()
+        let errorData = errorReader.wait()
         process.waitUntilExit()
         killer?.cancel()
         let timedOut = process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGTERM
@@ -69,5 +73,29 @@ struct ExampleProgram {
                        : process.terminationStatus,
                    output: String(decoding: outputData, as: UTF8.self),
                    error: String(decoding: errorData, as: UTF8.self), timedOut: timedOut)
+    }
+}
+
+/// Reads a pipe to its end on a thread of its own.
+private final class ErrorReader: @unchecked Sendable {
+    // NSCondition (pthreads), which ThreadSanitizer sees, not a futex-based semaphore, which it does not.
+    private let condition = NSCondition()
+    private var data: Data?
+
+    init(_ handle: FileHandle) {
+        Thread.detachNewThread { [self] in
+            let read = handle.readDataToEndOfFile()
+            condition.lock()
+            data = read
+            condition.signal()
+            condition.unlock()
+        }
+    }
+
+    func wait() -> Data {
+        condition.lock()
+        defer { condition.unlock() }
+        while data == nil { condition.wait() }
+        return data ?? Data()
     }
 }
