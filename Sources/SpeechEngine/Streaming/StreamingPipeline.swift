@@ -12,8 +12,8 @@ import Foundation
 /// segment and keeps that segment's audio, so no word is cut at a seam.
 /// A commit encodes one whole 30 s window, so work per commit does not grow
 /// with utterance length, and the buffer never exceeds one window; a
-/// volatile pass encodes only the buffer's unconfirmed audio plus 5.12 s (a
-/// fitted window, see `StreamingOptions.fitsVolatileWindowToAudio`), since its text is replaced,
+/// volatile pass encodes only the buffer plus 5.12 s (a fitted window, see
+/// `StreamingOptions.fitsVolatileWindowToAudio`), since its text is replaced,
 /// and runs only when speech was heard since the last one. When the speaker
 /// pauses, the accurate pass runs at once (`decodesFinalAtPause`): if the
 /// utterance ends there, its result is the final, so the final is ready
@@ -68,11 +68,6 @@ struct StreamingPipeline {
     /// waits `longSilenceSeconds`: speakers often go on after a second's
     /// pause, and each time they do, the pass made at the pause is wasted.
     var pauseSecondsBeforeFinalPassOfShortUtterance = 1.0
-    /// Audio before the end of the last confirmed word that a volatile pass
-    /// still hears: word times from alignment can be a few frames early, and
-    /// a window that starts inside a word hears half a word. Words whose
-    /// middle falls before the boundary are dropped from its text anyway.
-    var volatileLeadInSeconds = 0.3
     /// While no speech is pending, `.committed` advances in steps of this much.
     var silentCommitStepSeconds = 1.0
     /// Committed text carried into the next pass's prompt (Whisper's
@@ -539,16 +534,7 @@ struct StreamingPipeline {
         return min(buffer.count, Int(coveredSeconds * Self.sampleRate))
     }
 
-    /// A quick greedy pass with the fast model over the buffer after its
-    /// confirmed words.
-    ///
-    /// Words confirmed at a pause (or before a `commit(throughSample:)` cut)
-    /// stay in the buffer for the accurate passes, which decode the whole
-    /// utterance, but their text is final and no volatile result shows it:
-    /// the pass hears only the audio after them (from `volatileLeadInSeconds`
-    /// before), with their text as its prompt. A pass then costs the unconfirmed
-    /// speech, not the utterance: in a long utterance with pauses most of the
-    /// buffer is confirmed, and each pass used to encode and decode all of it.
+    /// A quick greedy pass over the buffer with the fast model.
     private func volatileHypothesis() throws -> StreamingHypothesis? {
         var transcription = options.transcription
         transcription.shortWindowPadding = .silence
@@ -558,22 +544,17 @@ struct StreamingPipeline {
         // Volatile text is replaced within a second; encoding 30 s for each
         // half-second update was most of what streaming cost.
         transcription.fitsEncoderWindowToAudio = options.fitsVolatileWindowToAudio
-        let confirmed = confirmedInBufferSeconds
-        let skipped = confirmed > volatileLeadInSeconds
-            ? min(buffer.count, Int(((confirmed - volatileLeadInSeconds) * Self.sampleRate).rounded())) : 0
-        let audio = skipped > 0 ? Array(buffer[skipped...]) : buffer
         let transcript: Transcript
         do {
             let interruption = reportedVolatileSinceCommit ? volatileInterruption : nil
-            transcript = try fast(audio, conditioned(transcription, after: skipped > 0 ? confirmedText : ""),
-                                  interruption, nil)
+            transcript = try fast(buffer, conditioned(transcription), interruption, nil)
         } catch let error as EngineError where error.code == .cancelled && volatileInterruption?.isRaised == true
                     && cancellation?.isRaised != true {
             // The input closed mid-pass: the final pass makes this one moot.
             return nil
         }
-        return Self.hypothesis(of: Self.remainder(of: transcript.segments, after: confirmed - seconds(skipped)),
-                               offset: seconds(bufferStart + skipped), from: committedEndSeconds,
+        return Self.hypothesis(of: Self.remainder(of: transcript.segments, after: confirmedInBufferSeconds),
+                               offset: seconds(bufferStart), from: committedEndSeconds,
                                to: seconds(bufferStart + buffer.count), alternatives: [])
     }
 
@@ -609,13 +590,11 @@ struct StreamingPipeline {
     }
 
     /// Adds the tail of the committed text to the prompt, as Whisper conditions
-    /// each window on the previous one; `text` (confirmed words a pass does not
-    /// hear) follows it.
-    private func conditioned(_ transcription: TranscriptionOptions, after text: String = "") -> TranscriptionOptions {
-        let tail = text.isEmpty ? committedTail : Self.appending(text, to: committedTail)
-        guard transcription.conditionOnPreviousText, !tail.isEmpty else { return transcription }
+    /// each window on the previous one.
+    private func conditioned(_ transcription: TranscriptionOptions) -> TranscriptionOptions {
+        guard transcription.conditionOnPreviousText, !committedTail.isEmpty else { return transcription }
         var conditioned = transcription
-        let previous = tail.trimmingCharacters(in: .whitespaces)
+        let previous = committedTail.trimmingCharacters(in: .whitespaces)
         conditioned.initialPrompt = [transcription.initialPrompt, previous].compactMap { $0 }.joined(separator: " ")
         return conditioned
     }
