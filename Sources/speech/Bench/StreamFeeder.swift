@@ -93,10 +93,10 @@ struct StreamFeeder {
         outcome.residentTimeline?.recordIfDue(Self.measure(audioSeconds: 0, since: start), atAudioSeconds: 0)
         let pacing = self.pacing
         let feeder = Task {
-            var chunks = try ChunkReader(source)
             var fedCount = 0
             var chunkIndex = 0
             do {
+                var chunks = try ChunkReader(source)
                 while !Task.isCancelled, let chunk = try chunks.next() {
                     if pacing == .fast {
                         // Polling is enough: a commit pass takes far longer than one sleep.
@@ -110,7 +110,8 @@ struct StreamFeeder {
                     if pacing == .realtime { try? await clock.sleep(until: start + .milliseconds(100 * chunkIndex)) }
                 }
             } catch {
-                // The file failed part-way: stop the stream so the event loop below ends, and report the file's error.
+                // The file could not be opened or failed part-way: stop the stream so the
+                // event loop below ends, and report the file's error.
                 recognizer.cancel()
                 throw error
             }
@@ -142,6 +143,9 @@ struct StreamFeeder {
                                                       atAudioSeconds: processed)
             case .failed(let error):
                 recognizer.cancel()
+                feeder.cancel()
+                // A file that could not be read is why the stream stopped: report that, not the cancellation.
+                if case .failure(let readError) = await feeder.result { throw readError }
                 throw error
             case .committed(let through):
                 watermarks.append((clock.now, through))
@@ -167,31 +171,26 @@ struct StreamFeeder {
             peakResidentMegabytes: peak)
     }
 
-    /// Cuts the source into 100 ms chunks.
+    /// Cuts the source into 100 ms chunks: samples in memory as they are, a
+    /// file as its reader delivers blocks (only the part not yet fed is kept).
     struct ChunkReader {
-        private let samples: [Float]
+        private var pending: [Float]
         private var offset = 0
         private let reader: AudioFileReader?
-        private var pending: [Float] = []
 
         init(_ source: Source) throws {
             switch source {
             case .samples(let samples):
-                self.samples = samples
+                pending = samples
                 reader = nil
             case .file(let url):
-                samples = []
+                pending = []
                 reader = try AudioFileReader(contentsOf: url)
             }
         }
 
         mutating func next() throws -> [Float]? {
-            guard let reader else {
-                guard offset < samples.count else { return nil }
-                defer { offset += StreamFeeder.chunkSampleCount }
-                return Array(samples[offset..<min(samples.count, offset + StreamFeeder.chunkSampleCount)])
-            }
-            while pending.count - offset < StreamFeeder.chunkSampleCount, let block = try reader.nextBlock() {
+            while let reader, pending.count - offset < StreamFeeder.chunkSampleCount, let block = try reader.nextBlock() {
                 pending.removeFirst(offset)
                 offset = 0
                 pending.append(contentsOf: block)

@@ -195,10 +195,8 @@ struct BenchCommand: SpeechCommand {
         options.decodesFinalAtPause = decodesFinalAtPause
         options.keepsPausePassWhenSpeechResumes = keepsPausePass
         let fast = ModelCache.shared.volatileTranscriber(language: options.transcription.language)
-        let url = URL(fileURLWithPath: file)
-        // Fail on a bad file before the stream starts; the stream reads the file as it goes.
-        try AudioDecoder.checkAudioFile(at: url.path)
-        let benchmark = StreamingBenchmark(source: .file(url), realtime: realtime, options: options,
+        // The stream reads the file as it goes; a file it cannot open fails the stream at once.
+        let benchmark = StreamingBenchmark(source: .file(URL(fileURLWithPath: file)), realtime: realtime, options: options,
                                            accurate: accurate, fast: fast,
                                            residentSampleIntervalSeconds: Double(residentSampleIntervalSeconds),
                                            comparesWithBatch: comparesWithBatch)

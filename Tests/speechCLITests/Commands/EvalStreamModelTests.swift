@@ -99,4 +99,17 @@ struct EvalStreamModelTests {
         let wer = try #require(object["committedVersusBatchWER"] as? Double)
         #expect(wer <= 0.05)
     }
+
+    /// The stream reads its file as it goes: a file that is not audio fails the
+    /// stream at once with the file's own error (not a hang, not "cancelled").
+    @Test func benchStreamOfAFileThatIsNotAudioNamesTheFile() async throws {
+        let folder = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let notAudio = folder.appendingPathComponent("notes.wav")
+        try Data("not audio at all\n".utf8).write(to: notAudio)
+        let (status, _, error) = await run(["bench", "--stream", notAudio.path, "--fast", "--no-batch"])
+        #expect(status == .failure)
+        #expect(error.contains("'\(notAudio.path)' is not audio in a format libsndfile decodes"), "\(error)")
+        #expect(!error.contains("cancelled"), "\(error)")
+    }
 }
