@@ -37,6 +37,8 @@ struct StreamingPipeline {
     let accurate: Decode
     let fast: Decode
     let options: StreamingOptions
+    /// Counts and times the passes when given (`speech bench --stream`).
+    let workload: StreamingWorkload?
     /// Receives every event, in order.
     let emit: (StreamingEvent) -> Void
     /// Trailing non-speech that ends an utterance once the buffer holds
@@ -120,10 +122,11 @@ struct StreamingPipeline {
 
     init(accurate: @escaping Decode, fast: @escaping Decode, options: StreamingOptions,
          volatileInterruption: Interruption? = nil, cancellation: Interruption? = nil,
-         emit: @escaping (StreamingEvent) -> Void) {
+         workload: StreamingWorkload? = nil, emit: @escaping (StreamingEvent) -> Void) {
         self.accurate = accurate
         self.fast = fast
         self.options = options
+        self.workload = workload
         self.volatileInterruption = volatileInterruption
         self.cancellation = cancellation
         self.emit = emit
@@ -132,16 +135,17 @@ struct StreamingPipeline {
     /// A pipeline over real models.
     init(accurate: Transcriber, fast: Transcriber, options: StreamingOptions,
          volatileInterruption: Interruption? = nil, cancellation: Interruption? = nil,
-         emit: @escaping (StreamingEvent) -> Void) {
-        self.init(accurate: Self.decoder(accurate, cancellation: cancellation),
-                  fast: Self.decoder(fast, cancellation: cancellation), options: options,
-                  volatileInterruption: volatileInterruption, cancellation: cancellation, emit: emit)
+         workload: StreamingWorkload? = nil, emit: @escaping (StreamingEvent) -> Void) {
+        self.init(accurate: Self.decoder(accurate, cancellation: cancellation, clock: workload?.accurateStages),
+                  fast: Self.decoder(fast, cancellation: cancellation, clock: workload?.fastStages), options: options,
+                  volatileInterruption: volatileInterruption, cancellation: cancellation, workload: workload,
+                  emit: emit)
     }
 
     /// `transcriber` as a `Decode`, stopping also when `cancellation` is raised.
-    static func decoder(_ transcriber: Transcriber, cancellation: Interruption?) -> Decode {
+    static func decoder(_ transcriber: Transcriber, cancellation: Interruption?, clock: StageClock? = nil) -> Decode {
         { samples, options, interruption, onWindow in
-            try transcriber.transcribe(samples: samples, options: options,
+            try transcriber.transcribe(samples: samples, options: options, clock: clock,
                                        interruption: Interruption.either(interruption, cancellation),
                                        onWindow: onWindow)
         }
@@ -200,7 +204,7 @@ struct StreamingPipeline {
         // Decode everything pending: the audio after the cut is context for the words before it.
         var transcription = commitOptions()
         transcription.wordTimestamps = true
-        let transcript = try decodeBuffer(transcription)
+        let transcript = try decodeBuffer(transcription, as: .commit)
         let offset = seconds(bufferStart)
         let confirmedEnd = committedEndSeconds
         let words = transcript.words.map { word in
@@ -248,19 +252,22 @@ struct StreamingPipeline {
         var tail = committedTail
         let emit = self.emit
         let reportsVolatile = options.reportsVolatileResults
-        let transcript = try accurate(samples, conditioned(options.transcription), nil) { window in
-            let through = offset + window.throughSeconds
-            if let hypothesis = Self.hypothesis(of: window.segments, offset: offset, from: rangeStart, to: through,
-                                                alternatives: window.alternatives) {
-                if reportsVolatile { emit(.volatile(hypothesis)) }
-                emit(.final(hypothesis))
-                tail = Self.appending(hypothesis.text, to: tail)
+        let accurate = self.accurate
+        let transcription = conditioned(options.transcription)
+        _ = try workload.measure(.recording, sampleCount: samples.count) {
+            try accurate(samples, transcription, nil) { window in
+                let through = offset + window.throughSeconds
+                if let hypothesis = Self.hypothesis(of: window.segments, offset: offset, from: rangeStart, to: through,
+                                                    alternatives: window.alternatives) {
+                    if reportsVolatile { emit(.volatile(hypothesis)) }
+                    emit(.final(hypothesis))
+                    tail = Self.appending(hypothesis.text, to: tail)
+                }
+                emit(.committed(throughSeconds: through))
+                emit(.progress(processedSeconds: through))
+                rangeStart = through
             }
-            emit(.committed(throughSeconds: through))
-            emit(.progress(processedSeconds: through))
-            rangeStart = through
         }
-        _ = transcript
         committedTail = tail
         committedEndSeconds = seconds(totalSamples + samples.count)
         hasCommitted = true
@@ -344,7 +351,7 @@ struct StreamingPipeline {
     /// the commit that ends it (and shown as its volatile text). It is not
     /// interrupted when the input closes: the final pass would redo it.
     private mutating func decodeFinalAtPause() throws {
-        let transcript = try decodeBuffer(commitOptions())
+        let transcript = try decodeBuffer(commitOptions(), as: .pause)
         finalAtPause = (buffer.count, transcript)
         if options.keepsPausePassWhenSpeechResumes { draft = transcript.segments }
         samplesAtLastVolatile = totalSamples
@@ -402,7 +409,7 @@ struct StreamingPipeline {
         if all, let decoded = finalAtPause, decoded.sampleCount <= buffer.count {
             transcript = decoded.transcript
         } else {
-            transcript = try decodeBuffer(commitOptions())
+            transcript = try decodeBuffer(commitOptions(), as: .commit)
         }
         var segments = Self.remainder(of: transcript.segments, after: confirmedInBufferSeconds)
         var keepFromSample = buffer.count
@@ -516,10 +523,11 @@ struct StreamingPipeline {
 
     /// The accurate pass over the whole buffer, with the committed text as
     /// context, starting from the draft when there is one.
-    private func decodeBuffer(_ transcription: TranscriptionOptions) throws -> Transcript {
+    private func decodeBuffer(_ transcription: TranscriptionOptions, as pass: StreamingWorkload.Pass) throws
+        -> Transcript {
         var transcription = conditioned(transcription)
         transcription.forcedSegments = draft
-        return try accurate(buffer, transcription, nil, nil)
+        return try workload.measure(pass, sampleCount: buffer.count) { try accurate(buffer, transcription, nil, nil) }
     }
 
     /// The sample where the detector hears speech well after `coveredSeconds`
@@ -547,7 +555,9 @@ struct StreamingPipeline {
         let transcript: Transcript
         do {
             let interruption = reportedVolatileSinceCommit ? volatileInterruption : nil
-            transcript = try fast(buffer, conditioned(transcription), interruption, nil)
+            transcript = try workload.measure(.volatile, sampleCount: buffer.count) {
+                try fast(buffer, conditioned(transcription), interruption, nil)
+            }
         } catch let error as EngineError where error.code == .cancelled && volatileInterruption?.isRaised == true
                     && cancellation?.isRaised != true {
             // The input closed mid-pass: the final pass makes this one moot.

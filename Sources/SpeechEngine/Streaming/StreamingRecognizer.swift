@@ -19,12 +19,14 @@ public final class StreamingRecognizer: Sendable {
     /// - Parameters:
     ///   - accurate: the model for final results.
     ///   - fast: a faster model for volatile results (defaults to `accurate`).
-    public convenience init(accurate: Transcriber, fast: Transcriber? = nil, options: StreamingOptions) {
+    ///   - workload: counts and times the passes by kind, when given.
+    public convenience init(accurate: Transcriber, fast: Transcriber? = nil, options: StreamingOptions,
+                            workload: StreamingWorkload? = nil) {
         let fast = fast ?? accurate
         self.init(options: options) { interruptions, emit in
             StreamingPipeline(accurate: accurate, fast: fast, options: options,
                               volatileInterruption: interruptions.volatile, cancellation: interruptions.cancellation,
-                              emit: emit)
+                              workload: workload, emit: emit)
         }
     }
 

@@ -53,10 +53,28 @@ struct StreamingBenchmark {
         var batchText: String?
         /// WER of the committed stream against the batch transcript of the same audio.
         var committedVersusBatchWER: Double?
+        /// Where the stream's compute went, by kind of pass.
+        var passes: [PassRow]
+        /// Stage times of the accurate model's passes (pause, commit), and of the fast model's (volatile).
+        var accurateStages: StageBreakdown
+        var fastStages: StageBreakdown
+    }
+
+    /// One kind of pass (`StreamingWorkload.Pass`), summed over the stream.
+    struct PassRow: Encodable, Sendable {
+        var pass: String
+        var passes: Int
+        /// Audio handed to the passes: each pass counts its whole buffer.
+        var audioSeconds: Double
+        var wallSeconds: Double
+        var cpuSeconds: Double
+        /// Fraction of the stream's process CPU time.
+        var cpuShare: Double
     }
 
     func run() async throws -> Result {
-        let recognizer = StreamingRecognizer(accurate: accurate, fast: fast, options: options)
+        let workload = StreamingWorkload()
+        let recognizer = StreamingRecognizer(accurate: accurate, fast: fast, options: options, workload: workload)
         let feeder = StreamFeeder(pacing: realtime ? .realtime : .fast,
                                   residentSampleIntervalSeconds: residentSampleIntervalSeconds)
         let outcome = try await feeder.run(source, through: recognizer)
@@ -104,7 +122,38 @@ struct StreamingBenchmark {
             peakResidentMegabytes: Double(ResourceUsage.peakResidentBytes()) / 1_048_576,
             residentTimeline: outcome.residentTimeline,
             volatileCount: outcome.volatileCount, finalCount: outcome.finals.count, committedText: committed,
-            batchText: batch, committedVersusBatchWER: wer)
+            batchText: batch, committedVersusBatchWER: wer,
+            passes: Self.passRows(workload, streamCPUSeconds: outcome.cpuSeconds),
+            accurateStages: Self.stages(workload.accurateStages, workload, passes: [.pause, .commit, .recording]),
+            fastStages: Self.stages(workload.fastStages, workload, passes: [.volatile]))
+    }
+
+    static func passRows(_ workload: StreamingWorkload, streamCPUSeconds: Double) -> [PassRow] {
+        let tallies = workload.tallies
+        return StreamingWorkload.Pass.allCases.compactMap { pass in
+            guard let tally = tallies[pass] else { return nil }
+            return PassRow(pass: pass.rawValue, passes: tally.passes, audioSeconds: tally.audioSeconds,
+                           wallSeconds: tally.wallSeconds, cpuSeconds: tally.cpuSeconds,
+                           cpuShare: streamCPUSeconds > 0 ? tally.cpuSeconds / streamCPUSeconds : 0)
+        }
+    }
+
+    /// A model's stage times, as shares of its passes' wall time.
+    static func stages(_ clock: StageClock, _ workload: StreamingWorkload, passes: [StreamingWorkload.Pass])
+        -> StageBreakdown {
+        let tallies = workload.tallies
+        return StageBreakdown(clock: clock, wallSeconds: passes.compactMap { tallies[$0]?.wallSeconds }.reduce(0, +))
+    }
+
+    /// The pass rows as aligned text.
+    static func passTable(_ rows: [PassRow]) -> String {
+        var lines = ["pass        count   audio s    wall s     CPU s  CPU share"]
+        for row in rows {
+            lines.append(row.pass.padding(toLength: 10, withPad: " ", startingAt: 0)
+                         + String(format: "%7d %9.1f %9.2f %9.2f %9.1f%%", row.passes, row.audioSeconds, row.wallSeconds,
+                                  row.cpuSeconds, row.cpuShare * 100))
+        }
+        return lines.joined(separator: "\n")
     }
 
     static func table(_ result: Result) -> String {
@@ -130,6 +179,15 @@ struct StreamingBenchmark {
         last volatile vs final WER \(result.volatileVersusFinalWER.map { String(format: "%.2f%%", $0 * 100) } ?? "n/a (no volatile before a final)")
         peak RSS (whole run)      \(String(format: "%.1f MB", result.peakResidentMegabytes))
         committed vs batch WER    \(wer)
+
+        passes (CPU share of the stream's process CPU)
+        \(passTable(result.passes))
+
+        accurate model's stages (pause and commit passes)
+        \(result.accurateStages.table)
+
+        fast model's stages (volatile passes)
+        \(result.fastStages.table)
 
         """ + timeline
     }

@@ -221,7 +221,8 @@ struct StreamingPipelineTests {
         var forced: [[Segment]] = [], decoded: [Transcript] = [], prompts: [String?] = []
     }
 
-    private static func passes(over live: [Float], options: StreamingOptions) throws -> PassLog {
+    private static func passes(over live: [Float], options: StreamingOptions,
+                               workload: StreamingWorkload? = nil) throws -> PassLog {
         let log = PassLog()
         var pipeline = StreamingPipeline(
             accurate: { samples, transcription, interruption, onWindow in
@@ -237,7 +238,7 @@ struct StreamingPipelineTests {
                 log.fast.append(samples.count)
                 return Self.decode(samples, transcription, interruption, onWindow)
             },
-            options: options) { log.events.append($0) }
+            options: options, workload: workload) { log.events.append($0) }
         var fed = 0
         while fed < live.count {
             let end = min(live.count, fed + StreamingPipeline.blockSampleCount)
@@ -384,5 +385,48 @@ struct StreamingPipelineTests {
         let afterSpeech = log.fast.filter { $0 > speech.count - Int(0.6 * Self.rate) }
         #expect(log.fast.count >= 3, "passes run while speech goes on")
         #expect(afterSpeech.count <= 1, "passes over the silence: \(afterSpeech)")
+    }
+
+    /// The workload counts every decode the pipeline makes, under the kind
+    /// of pass that made it: a pass at a pause that the endpoint reuses is
+    /// one pause pass and no commit; without passes at pauses, commits decode.
+    @Test(arguments: [true, false])
+    func theWorkloadCountsEveryPassByKind(decodesFinalAtPause: Bool) throws {
+        var options = StreamingOptions()
+        options.decodesFinalAtPause = decodesFinalAtPause
+        let workload = StreamingWorkload()
+        let audio = Self.silence(seconds: 0.5) + Self.voiced(seconds: 3) + Self.silence(seconds: 3)
+            + Self.voiced(seconds: 2) + Self.silence(seconds: 0.5)
+        let log = try Self.passes(over: audio, options: options, workload: workload)
+        let tallies = workload.tallies
+        let volatile = try #require(tallies[.volatile])
+        #expect(volatile.passes == log.fast.count && volatile.passes >= 4)
+        #expect(abs(volatile.audioSeconds - Double(log.fast.reduce(0, +)) / Self.rate) < 1e-9)
+        let accurate = (tallies[.pause]?.passes ?? 0) + (tallies[.commit]?.passes ?? 0)
+        #expect(accurate == log.accurate)
+        if decodesFinalAtPause {
+            // The first utterance's pass at its pause is its final; the second ends with the input, mid-pause.
+            #expect(tallies[.pause]?.passes == 1)
+            #expect(tallies[.commit]?.passes == 1)
+        } else {
+            #expect(tallies[.pause] == nil)
+            #expect(tallies[.commit]?.passes == 2)
+        }
+        #expect(tallies[.recording] == nil)
+        for tally in tallies.values { #expect(tally.wallSeconds >= 0 && tally.cpuSeconds >= 0) }
+        #expect(Self.finals(log.events).count == 2)
+    }
+
+    @Test func aRecordingIsOnePassOverItsAudio() throws {
+        let workload = StreamingWorkload()
+        var options = StreamingOptions()
+        options.reportsVolatileResults = false
+        var pipeline = StreamingPipeline(accurate: Self.decode, fast: Self.decode, options: options,
+                                         workload: workload) { _ in }
+        try pipeline.appendRecording(Self.voiced(seconds: 2) + Self.silence(seconds: 1))
+        try pipeline.finish()
+        #expect(workload.tallies[.recording]?.passes == 1)
+        #expect(workload.tallies[.recording]?.audioSeconds == 3)
+        #expect(workload.tallies.count == 1)
     }
 }

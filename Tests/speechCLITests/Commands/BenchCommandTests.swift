@@ -69,7 +69,31 @@ import Testing
                 volatiles: [WordLatency.Shown(atSeconds: 1.25, text: "a", finalsBefore: 0)]),
             realTimeFactor: 0.15,
             cpuSecondsPerAudioMinute: 21.5, volatileVersusFinalWER: wer.map { $0 * 3 }, peakResidentMegabytes: 640, residentTimeline: timeline, volatileCount: 0, finalCount: 40,
-            committedText: "a b", batchText: wer == nil ? nil : "a b", committedVersusBatchWER: wer)
+            committedText: "a b", batchText: wer == nil ? nil : "a b", committedVersusBatchWER: wer,
+            passes: [StreamingBenchmark.PassRow(pass: "volatile", passes: 12, audioSeconds: 48, wallSeconds: 3.5,
+                                                cpuSeconds: 6.75, cpuShare: 0.25),
+                     StreamingBenchmark.PassRow(pass: "pause", passes: 3, audioSeconds: 30, wallSeconds: 6,
+                                                cpuSeconds: 11.5, cpuShare: 0.5)],
+            accurateStages: StageBreakdown(rows: [.init(stage: "encode", seconds: 4, calls: 3, millisecondsPerCall: 1333.33,
+                                                        share: 0.667)], wallSeconds: 6),
+            fastStages: StageBreakdown(rows: [], wallSeconds: 3.5))
+    }
+
+    /// The stream's compute by kind of pass, and each model's stages, follow the figures.
+    @Test func streamingTableTakesTheComputeApartByPass() {
+        let table = StreamingBenchmark.table(Self.result(timeline: nil, wer: nil))
+        #expect(table.contains("""
+            passes (CPU share of the stream's process CPU)
+            pass        count   audio s    wall s     CPU s  CPU share
+            volatile       12      48.0      3.50      6.75      25.0%
+            pause           3      30.0      6.00     11.50      50.0%
+
+            accurate model's stages (pause and commit passes)
+            stage                 seconds   share    calls   ms/call
+            encode                  4.000   66.7%        3   1333.33
+
+            """), "\(table)")
+        #expect(table.contains("fast model's stages (volatile passes)\n"), "\(table)")
     }
 
     @Test func streamingTableEndsWithTheRSSTimeline() {
@@ -113,6 +137,10 @@ import Testing
         #expect((resident["points"] as? [Any])?.count == 1)
         #expect(object["committedVersusBatchWER"] == nil)
         #expect(object["committedText"] as? String == "a b")
+        let passes = try #require(object["passes"] as? [[String: Any]])
+        #expect(passes.map { $0["pass"] as? String } == ["volatile", "pause"])
+        #expect(passes.first?["cpuSeconds"] as? Double == 6.75)
+        #expect((object["accurateStages"] as? [String: Any])?["wallSeconds"] as? Double == 6)
     }
 
     @Test func againstFasterWhisperComparesGreedyAndBeamFiveUnlessABeamIsGiven() throws {
