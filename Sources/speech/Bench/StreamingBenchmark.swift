@@ -53,6 +53,9 @@ struct StreamingBenchmark {
         var batchText: String?
         /// WER of the committed stream against the batch transcript of the same audio.
         var committedVersusBatchWER: Double?
+        /// Process CPU seconds per audio minute of the batch pass over the same audio
+        /// (nil with `--no-batch`): what goal 3 compares streaming compute with.
+        var batchCPUSecondsPerAudioMinute: Double?
         /// Where the stream's compute went, by kind of pass.
         var passes: [PassRow]
         /// Stage times of the accurate model's passes (pause, commit), and of the fast model's (volatile).
@@ -99,13 +102,16 @@ struct StreamingBenchmark {
         }
         var batch: String?
         var wer: Double?
+        var batchCPU: Double?
         if comparesWithBatch {
             let samples: [Float]
             switch source {
             case .samples(let given): samples = given
             case .file(let url): samples = try AudioDecoder.decode(contentsOf: url)
             }
+            let cpuBefore = ResourceUsage.cpuSeconds()
             let text = try accurate.transcribe(samples: samples, options: options.transcription).text
+            batchCPU = (ResourceUsage.cpuSeconds() - cpuBefore) / max(audioSeconds, 1e-9) * 60
             batch = text
             wer = scorer.score(reference: text, hypothesis: committed, languageTag: language).counts.rate
         }
@@ -122,7 +128,7 @@ struct StreamingBenchmark {
             peakResidentMegabytes: Double(ResourceUsage.peakResidentBytes()) / 1_048_576,
             residentTimeline: outcome.residentTimeline,
             volatileCount: outcome.volatileCount, finalCount: outcome.finals.count, committedText: committed,
-            batchText: batch, committedVersusBatchWER: wer,
+            batchText: batch, committedVersusBatchWER: wer, batchCPUSecondsPerAudioMinute: batchCPU,
             passes: Self.passRows(workload, streamCPUSeconds: outcome.cpuSeconds),
             accurateStages: Self.stages(workload.accurateStages, workload, passes: [.pause, .commit, .recording]),
             fastStages: Self.stages(workload.fastStages, workload, passes: [.volatile]))
@@ -165,6 +171,9 @@ struct StreamingBenchmark {
                           summary.median, summary.percentile90, summary.mean, words)
         }
         let timeline = result.residentTimeline.map { "\n" + $0.table } ?? ""
+        let batchCPU = result.batchCPUSecondsPerAudioMinute.map {
+            String(format: " (batch %.1f s: streaming costs %.2fx)", $0, result.cpuSecondsPerAudioMinute / max($0, 1e-9))
+        } ?? ""
         return """
         mode                      \(result.mode) (100 ms chunks)
         audio                     \(String(format: "%.2f s", result.audioSeconds))
@@ -175,7 +184,7 @@ struct StreamingBenchmark {
         word latency, interim     \(latency(result.wordLatency?.interim))
         word latency, confirmed   \(latency(result.wordLatency?.confirmed))
         real-time factor          \(String(format: "%.3f", result.realTimeFactor))
-        CPU per audio minute      \(String(format: "%.1f s", result.cpuSecondsPerAudioMinute))
+        CPU per audio minute      \(String(format: "%.1f s", result.cpuSecondsPerAudioMinute))\(batchCPU)
         last volatile vs final WER \(result.volatileVersusFinalWER.map { String(format: "%.2f%%", $0 * 100) } ?? "n/a (no volatile before a final)")
         peak RSS (whole run)      \(String(format: "%.1f MB", result.peakResidentMegabytes))
         committed vs batch WER    \(wer)

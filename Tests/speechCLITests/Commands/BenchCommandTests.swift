@@ -70,6 +70,7 @@ import Testing
             realTimeFactor: 0.15,
             cpuSecondsPerAudioMinute: 21.5, volatileVersusFinalWER: wer.map { $0 * 3 }, peakResidentMegabytes: 640, residentTimeline: timeline, volatileCount: 0, finalCount: 40,
             committedText: "a b", batchText: wer == nil ? nil : "a b", committedVersusBatchWER: wer,
+            batchCPUSecondsPerAudioMinute: wer == nil ? nil : 8.6,
             passes: [StreamingBenchmark.PassRow(pass: "volatile", passes: 12, audioSeconds: 48, wallSeconds: 3.5,
                                                 cpuSeconds: 6.75, cpuShare: 0.25),
                      StreamingBenchmark.PassRow(pass: "pause", passes: 3, audioSeconds: 30, wallSeconds: 6,
@@ -106,7 +107,7 @@ import Testing
         }
         let table = StreamingBenchmark.table(Self.result(timeline: timeline, wer: 0.01))
         #expect(table.contains("committed vs batch WER    1.00%\n"), "\(table)")
-        #expect(table.contains("CPU per audio minute      21.5 s\n"), "\(table)")
+        #expect(table.contains("CPU per audio minute      21.5 s (batch 8.6 s: streaming costs 2.50x)\n"), "\(table)")
         #expect(table.contains("last volatile vs final WER 3.00%\n"), "\(table)")
         #expect(table.contains("final after end of input  0.200 s (1.500 s of audio pending)\n"), "\(table)")
         // "a" shown 0.75 s after its end, "b" by its final 1.0 s after; both confirmed 1.5 and 1.0 s after.
@@ -122,6 +123,7 @@ import Testing
     @Test func streamingTableWithoutBatchOrTimeline() {
         let table = StreamingBenchmark.table(Self.result(timeline: nil, wer: nil))
         #expect(table.contains("committed vs batch WER    not measured (--no-batch)"), "\(table)")
+        #expect(table.contains("CPU per audio minute      21.5 s\n"), "\(table)")
         #expect(table.contains("last volatile vs final WER n/a (no volatile before a final)"), "\(table)")
         #expect(table.contains("word latency, interim     n/a (realtime mode only)\n"), "\(table)")
         #expect(!table.contains("RSS timeline"))
