@@ -14,6 +14,9 @@ struct StreamFeeder {
     }
 
     static let chunkSampleCount = 1_600
+    /// The end of the input kept for the benchmark's reference decode (goal 3:
+    /// the final may take no longer than decoding the last 2 s of audio).
+    static let tailSampleCount = 2 * Int(Transcriber.sampleRate)
 
     /// In fast mode, at most this much audio waits in the recognizer's queue.
     /// Queueing a whole file at once would hold a second copy of it in small
@@ -67,6 +70,8 @@ struct StreamFeeder {
         var cpuSeconds = 0.0
         /// Seconds of audio fed.
         var audioSeconds = 0.0
+        /// The last `tailSampleCount` samples fed (all of them when fewer).
+        var tailSamples: [Float] = []
 
         /// The committed transcript: every final result's text, in order.
         var committedText: String { finals.map(\.text).joined(separator: " ") }
@@ -95,6 +100,7 @@ struct StreamFeeder {
         let feeder = Task {
             var fedCount = 0
             var chunkIndex = 0
+            var tail: [Float] = []
             do {
                 var chunks = try ChunkReader(source)
                 while !Task.isCancelled, let chunk = try chunks.next() {
@@ -106,6 +112,8 @@ struct StreamFeeder {
                     }
                     recognizer.append(chunk)
                     fedCount += chunk.count
+                    tail += chunk
+                    if tail.count >= 2 * Self.tailSampleCount { tail.removeFirst(tail.count - Self.tailSampleCount) }
                     chunkIndex += 1
                     if pacing == .realtime { try? await clock.sleep(until: start + .milliseconds(100 * chunkIndex)) }
                 }
@@ -116,7 +124,7 @@ struct StreamFeeder {
                 throw error
             }
             recognizer.finish()
-            return (endOfInput: clock.now, sampleCount: fedCount)
+            return (endOfInput: clock.now, sampleCount: fedCount, tail: Array(tail.suffix(Self.tailSampleCount)))
         }
         // A failed recognizer stops taking audio; without this the fast feeder would wait on it forever.
         defer { feeder.cancel() }
@@ -155,6 +163,7 @@ struct StreamFeeder {
         let fed = try await feeder.value
         outcome.endOfInput = fed.endOfInput
         outcome.audioSeconds = Double(fed.sampleCount) / AudioDecoder.sampleRate
+        outcome.tailSamples = fed.tail
         outcome.committedAtEndOfInputSeconds = watermarks.last { $0.at <= outcome.endOfInput }?.throughSeconds ?? 0
         outcome.end = clock.now
         outcome.cpuSeconds = ResourceUsage.cpuSeconds() - cpuAtStart

@@ -1,5 +1,5 @@
 import Foundation
-import SpeechEngine
+@testable import SpeechEngine
 import Testing
 import TestSupport
 @testable import SpeechCLI
@@ -34,5 +34,23 @@ import TestSupport
     @Test func aMissingFileFailsBeforeTheFirstChunk() {
         let missing = URL(fileURLWithPath: "/nonexistent/speechcompat/stream.wav")
         #expect(throws: EngineError.self) { _ = try StreamFeeder.ChunkReader(.file(missing)) }
+    }
+
+    /// A recognizer whose passes hear nothing: the feeder's own bookkeeping without a model.
+    static func silentRecognizer() -> StreamingRecognizer {
+        let nothing: StreamingPipeline.Decode = { samples, _, _, _ in
+            Transcript(segments: [], language: "en", languageProbability: 1,
+                       durationSeconds: Double(samples.count) / Transcriber.sampleRate)
+        }
+        return StreamingRecognizer(options: StreamingOptions(), accurate: nothing, fast: nothing)
+    }
+
+    /// The benchmark decodes the input's last 2 s alone (goal 3's bound): the feeder keeps exactly those.
+    @Test(arguments: [80_000, 20_000])
+    func theLastTwoSecondsFedAreKept(sampleCount: Int) async throws {
+        let samples = (0..<sampleCount).map { Float($0 % 1_000) / 1_000 }
+        let outcome = try await StreamFeeder(pacing: .fast).run(samples, through: Self.silentRecognizer())
+        #expect(outcome.tailSamples == Array(samples.suffix(StreamFeeder.tailSampleCount)))
+        #expect(outcome.audioSeconds == Double(sampleCount) / 16_000)
     }
 }

@@ -61,6 +61,7 @@ import Testing
         StreamingBenchmark.Result(
             mode: "fast", audioSeconds: 700, speechOnsetSeconds: 0.5, firstVolatileAfterOnsetSeconds: nil,
             updateInterval: TimingSummary(runs: [1, 2]), finalAfterEndOfInputSeconds: 0.2, pendingAtEndOfInputSeconds: 1.5,
+            lastTwoSecondsDecodeSeconds: wer == nil ? nil : 0.65,
             wordLatency: wer == nil ? nil : WordLatency(
                 finals: [(StreamingHypothesis(startSeconds: 0, endSeconds: 1, text: "a b",
                                               words: [WordTiming(word: " a", startSeconds: 0, endSeconds: 0.5, probability: 1),
@@ -109,7 +110,8 @@ import Testing
         #expect(table.contains("committed vs batch WER    1.00%\n"), "\(table)")
         #expect(table.contains("CPU per audio minute      21.5 s (batch 8.6 s: streaming costs 2.50x)\n"), "\(table)")
         #expect(table.contains("last volatile vs final WER 3.00%\n"), "\(table)")
-        #expect(table.contains("final after end of input  0.200 s (1.500 s of audio pending)\n"), "\(table)")
+        #expect(table.contains("final after end of input  0.200 s (1.500 s of audio pending; the last 2 s alone decode in 0.650 s)\n"),
+                "\(table)")
         // "a" shown 0.75 s after its end, "b" by its final 1.0 s after; both confirmed 1.5 and 1.0 s after.
         #expect(table.contains("word latency, interim     median 0.875 s, 90th percentile 1.000 s, mean 0.875 s (2 words)\n"),
                 "\(table)")
@@ -124,6 +126,7 @@ import Testing
         let table = StreamingBenchmark.table(Self.result(timeline: nil, wer: nil))
         #expect(table.contains("committed vs batch WER    not measured (--no-batch)"), "\(table)")
         #expect(table.contains("CPU per audio minute      21.5 s\n"), "\(table)")
+        #expect(table.contains("final after end of input  0.200 s (1.500 s of audio pending)\n"), "\(table)")
         #expect(table.contains("last volatile vs final WER n/a (no volatile before a final)"), "\(table)")
         #expect(table.contains("word latency, interim     n/a (realtime mode only)\n"), "\(table)")
         #expect(!table.contains("RSS timeline"))
