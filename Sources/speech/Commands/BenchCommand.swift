@@ -46,10 +46,13 @@ struct BenchCommand: SpeechCommand {
 
         With --stream it reports the time from speech onset to the first
         volatile result (--realtime), the interval between updates, the time
-        from end of input to the final result, the real-time factor, peak RSS
-        the process's CPU seconds per audio minute, the WER of the last volatile
-        result before each final against that final, and the WER of the
-        committed transcript against the batch transcript.
+        from end of input to the final result beside the time the input's last
+        2 s take to decode alone, the real-time factor, peak RSS, the process's
+        CPU seconds per audio minute (and the batch pass's, with their ratio),
+        the WER of the last volatile result before each final against that
+        final, and the WER of the committed transcript against the batch
+        transcript. It then takes the stream's compute apart by kind of pass
+        (volatile, at a pause, commit) with each model's stage breakdown.
         Volatile results come from whisper-tiny.en (int8) for English when installed.
         It also prints an RSS timeline: resident memory at the start, every
         --rss-every seconds of audio processed and at the end of the stream
