@@ -5,8 +5,10 @@
 # every test passed. Run by .ci/run after Scripts/test.sh.
 #
 #   Scripts/tsan.sh                  the debug unit suites (what CI runs)
-#   Scripts/tsan.sh --models [FILTER] the full-model suites too, in release
-#                                    (SPEECHCOMPAT_MODEL_TESTS=1; slow: not in CI)
+#   Scripts/tsan.sh --models [FILTER] the full-model suites (all of Scripts/test.sh's
+#                                    by default), in release, SPEECHCOMPAT_MODEL_TESTS=1;
+#                                    about 2.5 hours on 2 cores, so not in CI: run it
+#                                    whole or a FILTER at a time (Benchmarks/RESULTS.md)
 #   Scripts/tsan.sh --filter REGEX   only the matching suites (debug)
 #
 # Reports are kept in .build/tsan/reports.txt. No suppressions are needed
@@ -18,10 +20,12 @@ scratch="${TSAN_SCRATCH:-.build/tsan}"
 config=(-c debug)
 filter=()
 model_tests=0
+# The same full-model suites as Scripts/test.sh runs.
+all_model_suites='ModelTests|SampleProgramTests|GuideExampleTests'
 while (($#)); do
     case "$1" in
         --models) model_tests=1; config=(-c release -Xswiftc -enable-testing)
-                  filter=(--filter "${2:-ModelTests}"); [[ $# -gt 1 ]] && shift ;;
+                  filter=(--filter "${2:-$all_model_suites}"); [[ $# -gt 1 ]] && shift ;;
         --filter) filter=(--filter "$2"); shift ;;
         *) echo "Usage: Scripts/tsan.sh [--models [FILTER]] [--filter REGEX]" >&2; exit 64 ;;
     esac
