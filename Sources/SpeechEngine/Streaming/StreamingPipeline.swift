@@ -202,7 +202,7 @@ struct StreamingPipeline {
             return advanceWatermark(to: cutSeconds, force: true)
         }
         // Decode everything pending: the audio after the cut is context for the words before it.
-        var transcription = commitOptions()
+        var transcription = options.commitTranscription
         transcription.wordTimestamps = true
         let transcript = try decodeBuffer(transcription, as: .commit)
         let offset = seconds(bufferStart)
@@ -351,7 +351,7 @@ struct StreamingPipeline {
     /// the commit that ends it (and shown as its volatile text). It is not
     /// interrupted when the input closes: the final pass would redo it.
     private mutating func decodeFinalAtPause() throws {
-        let transcript = try decodeBuffer(commitOptions(), as: .pause)
+        let transcript = try decodeBuffer(options.commitTranscription, as: .pause)
         finalAtPause = (buffer.count, transcript)
         if options.keepsPausePassWhenSpeechResumes { draft = transcript.segments }
         samplesAtLastVolatile = totalSamples
@@ -393,13 +393,6 @@ struct StreamingPipeline {
         emit(.committed(throughSeconds: time))
     }
 
-    /// The accurate pass's options for a live commit.
-    private func commitOptions() -> TranscriptionOptions {
-        var transcription = options.transcription
-        transcription.shortWindowPadding = options.commitPadding
-        return transcription
-    }
-
     /// Transcribes the buffer with the accurate model and commits it — all of
     /// it, or all but the last segment, keeping that segment's audio.
     private mutating func commit(all: Bool) throws {
@@ -409,7 +402,7 @@ struct StreamingPipeline {
         if all, let decoded = finalAtPause, decoded.sampleCount <= buffer.count {
             transcript = decoded.transcript
         } else {
-            transcript = try decodeBuffer(commitOptions(), as: .commit)
+            transcript = try decodeBuffer(options.commitTranscription, as: .commit)
         }
         var segments = Self.remainder(of: transcript.segments, after: confirmedInBufferSeconds)
         var keepFromSample = buffer.count

@@ -18,6 +18,13 @@ public struct StreamingOptions: Sendable, Hashable {
     /// on pieces cut at endpoints (Benchmarks/RESULTS.md). Volatile passes
     /// always decode once, with silence.
     public var commitPadding: TranscriptionOptions.ShortWindowPadding = .silence
+    /// The decoding options of a live commit (and of the pass at a pause):
+    /// `transcription` with `commitPadding`.
+    public var commitTranscription: TranscriptionOptions {
+        var commit = transcription
+        commit.shortWindowPadding = commitPadding
+        return commit
+    }
     /// Volatile passes encode only the buffered audio plus 5.12 s of
     /// silence, not a whole 30 s window (whisper.cpp's `audio_ctx`): several
     /// times less compute for a few seconds of speech, at a small cost in

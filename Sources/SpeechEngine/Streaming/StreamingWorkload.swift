@@ -64,11 +64,12 @@ public final class StreamingWorkload: @unchecked Sendable {
             let wall = clock.now - start
             let cpu = Self.processCPUSeconds() - cpuStart
             lock.lock()
-            totals[pass, default: Tally()].passes += 1
-            totals[pass, default: Tally()].audioSeconds += Double(sampleCount) / Transcriber.sampleRate
-            totals[pass, default: Tally()].wallSeconds += Double(wall.components.seconds)
-                + Double(wall.components.attoseconds) * 1e-18
-            totals[pass, default: Tally()].cpuSeconds += cpu
+            var tally = totals[pass] ?? Tally()
+            tally.passes += 1
+            tally.audioSeconds += Double(sampleCount) / Transcriber.sampleRate
+            tally.wallSeconds += Double(wall.components.seconds) + Double(wall.components.attoseconds) * 1e-18
+            tally.cpuSeconds += cpu
+            totals[pass] = tally
             lock.unlock()
         }
         return try body()

@@ -143,8 +143,7 @@ struct StreamingBenchmark {
     /// The fastest of three decodes of `samples` alone, as a live commit decodes (nil for no samples).
     static func decodeSeconds(of samples: [Float], accurate: Transcriber, options: StreamingOptions) throws -> Double? {
         guard !samples.isEmpty else { return nil }
-        var transcription = options.transcription
-        transcription.shortWindowPadding = options.commitPadding
+        let transcription = options.commitTranscription
         var fastest = Double.infinity
         for _ in 0..<3 {
             let start = ContinuousClock.now
