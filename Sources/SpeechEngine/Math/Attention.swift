@@ -67,18 +67,17 @@ struct AttentionHead {
                     1, scores, Int32(keyCount), value, Int32(valueStride), 0, output, Int32(outputStride))
     }
 
-    /// Runs `body(head, scores)` for every head, the heads shared out over
-    /// the engine's threads (heads are independent, softmax included). Each
-    /// thread gets its own `scoresPerHead` floats of scratch for `attend`.
+    /// Runs `body(head, scores)` for every head, each head a part the
+    /// engine's threads take in turn (heads are independent, softmax
+    /// included). Each thread has its own `scoresPerHead` floats of scratch
+    /// for `attend`.
     static func forEachHead(count headCount: Int, scoresPerHead: Int,
                             _ body: (_ head: Int, _ scores: UnsafeMutablePointer<Float>) -> Void) {
-        let parts = min(ComputeThreads.current, headCount)
-        var scores = [Float](repeating: 0, count: parts * scoresPerHead)
+        let threads = min(ComputeThreads.current, headCount)
+        var scores = [Float](repeating: 0, count: threads * scoresPerHead)
         scores.withUnsafeMutableBufferPointer { scratch in
-            ComputeThreads.split(into: parts) { part in
-                for head in stride(from: part, to: headCount, by: parts) {
-                    body(head, scratch.baseAddress! + part * scoresPerHead)
-                }
+            ComputeThreads.split(into: headCount, threads: threads) { head, worker in
+                body(head, scratch.baseAddress! + worker * scoresPerHead)
             }
         }
     }

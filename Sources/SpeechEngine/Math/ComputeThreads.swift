@@ -11,7 +11,8 @@ import Synchronization
 /// calls (attention softmax, the beam's logits blocks), and it cannot split
 /// the work that matters here (many small per-head and per-beam calls).
 /// Here OpenBLAS stays at one thread and the engine splits jobs itself:
-/// GEMM rows, attention heads, halves of the vocabulary.
+/// GEMM rows, attention heads, blocks of a product's outputs, a few parts per
+/// thread that the threads take in turn.
 enum ComputeThreads {
     /// At most two: these machines have two cores.
     static var defaultCount: Int { min(2, ProcessInfo.processInfo.activeProcessorCount) }
@@ -44,22 +45,55 @@ enum ComputeThreads {
         max(1, min(count, ProcessInfo.processInfo.activeProcessorCount))
     }
 
-    /// Runs `body(part)` for `parts` disjoint parts of one job, at once on
-    /// the caller and the helpers; returns when every part is done. `body`
-    /// must only write its own part's output.
+    /// Parts a job of `units` independent units is cut into: a few per
+    /// thread, so that when one thread is held up (another process on the
+    /// core, a helper still waking) the others take its remaining parts
+    /// instead of waiting for it. One thread takes the job whole.
+    static func shares(of units: Int) -> Int {
+        let threads = current
+        return threads > 1 ? max(1, min(units, threads * sharesPerThread)) : 1
+    }
+
+    /// Four parts a thread: enough for a thread held up for a part's length
+    /// to cost the job a quarter of its share, few enough that a part of a
+    /// decoder step's smallest product is still 64 outputs.
+    static let sharesPerThread = 4
+
+    /// Runs `body(part)` for `parts` disjoint parts of one job on the caller
+    /// and the helpers, each thread taking the next part not yet taken;
+    /// returns when every part is done. `body` must only write its own
+    /// part's output.
     static func split(into parts: Int, _ body: (Int) -> Void) {
-        guard parts > 1 else { return body(0) }
-        PartWorkers.shared.run(parts: parts, body)
+        split(into: parts) { part, _ in body(part) }
+    }
+
+    /// `split` over at most `threads` threads that tells `body` which one
+    /// runs the part: `worker` is below `threads`, and no two parts run at
+    /// once on the same worker, so per-worker scratch needs no lock.
+    static func split(into parts: Int, threads: Int = current, _ body: (_ part: Int, _ worker: Int) -> Void) {
+        guard parts > 1, threads > 1 else { return (0..<parts).forEach { body($0, 0) } }
+        PartWorkers.shared.run(parts: parts, threads: threads, body)
     }
 }
 
 /// Helper threads with a low-latency hand-off. A decoder step is about fifty
 /// jobs of tens of microseconds, so a helper spins briefly for the next job
 /// before it sleeps on its semaphore (the caller wakes it only when asleep).
+///
+/// The caller and every helper that has claimed the job take parts from one
+/// counter until none is left, and the caller, once the parts are all taken,
+/// takes back the job from every helper that has not claimed it yet. On a
+/// busy machine a helper is often descheduled or still waking when a job is
+/// posted; when each thread had one fixed part, waiting for it made a step
+/// of the small decoder take 10–25 ms for 1 ms of arithmetic and a file take
+/// 1.5–2x as long beside one other busy process (Benchmarks/RESULTS.md).
 private final class PartWorkers: @unchecked Sendable {
     static let shared = PartWorkers(maximumHelperCount: ProcessInfo.processInfo.activeProcessorCount - 1)
 
-    private enum State { static let idle = 0, posted = 1, asleep = 2 }
+    /// A slot goes idle → posted (caller) → running (helper's claim) → idle,
+    /// or posted → idle when the caller takes the job back; idle → asleep
+    /// (helper) → posted (caller, which then signals).
+    private enum State { static let idle = 0, posted = 1, asleep = 2, running = 3 }
     /// Checks a helper makes, yielding the CPU between them, before it sleeps
     /// (a few hundred microseconds). Yielding keeps a waiting thread from
     /// holding a core that another process or the job's other half needs.
@@ -73,10 +107,13 @@ private final class PartWorkers: @unchecked Sendable {
 
     let maximumHelperCount: Int
     private let slots: [Slot]
-    private let completed = Atomic<Int>(0)
     private let busy = NSLock()
-    // Written under `busy` before a release store of `posted`; read after an acquire load.
-    private var job: ((Int) -> Void)?
+    // `job` and `partCount` are written under `busy` before a release store of
+    // `posted`, and read by a helper after its acquiring claim.
+    private var job: ((Int, Int) -> Void)?
+    private var partCount = 0
+    /// The next part not yet taken.
+    private let nextPart = Atomic<Int>(0)
     /// Helper threads running; they are started on demand and never stop.
     private let started = Atomic<Int>(0)
     private let starting = NSLock()
@@ -108,7 +145,9 @@ private final class PartWorkers: @unchecked Sendable {
         let slot = slots[helper]
         while true {
             var spins = 0
-            while slot.state.load(ordering: .acquiring) != State.posted {
+            while !(slot.state.load(ordering: .relaxed) == State.posted
+                    && slot.state.compareExchange(expected: State.posted, desired: State.running,
+                                                  ordering: .acquiringAndReleasing).exchanged) {
                 spins += 1
                 if spins < Self.spinLimit {
                     sched_yield()
@@ -120,28 +159,45 @@ private final class PartWorkers: @unchecked Sendable {
                 }
                 spins = 0
             }
-            job?(helper + 1)
+            takeParts(worker: helper + 1)
             slot.state.store(State.idle, ordering: .releasing)
-            completed.add(1, ordering: .releasing)
         }
     }
 
-    func run(parts: Int, _ body: (Int) -> Void) {
+    /// Runs parts from the shared counter until none is left.
+    private func takeParts(worker: Int) {
+        guard let job else { return }
+        while true {
+            let part = nextPart.wrappingAdd(1, ordering: .relaxed).oldValue
+            guard part < partCount else { return }
+            job(part, worker)
+        }
+    }
+
+    func run(parts: Int, threads: Int, _ body: (Int, Int) -> Void) {
         // A second job at the same moment (two transcriptions at once) runs on its caller alone.
-        guard busy.try() else { return (0..<parts).forEach(body) }
+        guard busy.try() else { return (0..<parts).forEach { body($0, 0) } }
         defer { busy.unlock() }
         withoutActuallyEscaping(body) { body in
-            let helpers = min(started.load(ordering: .acquiring), parts - 1)
+            let helpers = min(started.load(ordering: .acquiring), threads - 1, parts - 1)
             job = body
-            completed.store(0, ordering: .relaxed)
+            partCount = parts
+            nextPart.store(0, ordering: .relaxed)
             for helper in 0..<helpers {
                 if slots[helper].state.exchange(State.posted, ordering: .acquiringAndReleasing) == State.asleep {
                     slots[helper].wake.signal()
                 }
             }
-            body(0)
-            for part in (helpers + 1)..<parts { body(part) }
-            while completed.load(ordering: .acquiring) < helpers { sched_yield() }
+            takeParts(worker: 0)
+            // Every part is taken; a helper that has not claimed the job yet
+            // has none of them and is taken off it, and one that has is
+            // finishing its last part.
+            for slot in slots.prefix(helpers)
+            where !slot.state.compareExchange(expected: State.posted, desired: State.idle,
+                                              ordering: .relaxed).exchanged {
+                // The helper's release store of idle publishes its parts' output.
+                while slot.state.load(ordering: .acquiring) == State.running { sched_yield() }
+            }
             job = nil
         }
     }

@@ -43,7 +43,7 @@ struct HalfMatrix: Sendable {
                 if rows <= min(Linear.rowsThroughGEMV, Int(SK_HALF_GEMV_MAX_ROWS)) {
                     // Parts in whole groups of 4 outputs, the kernel's unit.
                     let groups = (outCount + 3) / 4
-                    let parts = min(ComputeThreads.current, groups)
+                    let parts = ComputeThreads.shares(of: groups)
                     ComputeThreads.split(into: parts) { part in
                         let first = part * groups / parts * 4, last = min((part + 1) * groups / parts * 4, outCount)
                         sk_gemv_f16(vectorized ? 3 : 0, w.baseAddress!, input, Int32(rows), Int32(inCount),

@@ -115,9 +115,9 @@ struct Linear: Sendable {
     static func multiply(_ input: UnsafePointer<Float>, rows: Int, weight: UnsafePointer<Float>,
                          outCount: Int, inCount: Int, accumulatingInto output: UnsafeMutablePointer<Float>) {
         if rows > rowsThroughGEMV {
-            // Encoder windows and decoder prompts: each thread runs one
-            // single-threaded sgemm over its share of the rows.
-            let parts = min(ComputeThreads.current, rows / rowsThroughGEMV)
+            // Encoder windows and decoder prompts: each part is one
+            // single-threaded sgemm over a share of the rows.
+            let parts = ComputeThreads.shares(of: rows / rowsThroughGEMV)
             ComputeThreads.split(into: parts) { part in
                 let first = part * rows / parts
                 let count = (part + 1) * rows / parts - first
@@ -128,11 +128,11 @@ struct Linear: Sendable {
             return
         }
         // Decoder steps (one row per beam). A few-row sgemm packs the whole
-        // weight matrix on every call; sgemv reads it as it is. Each thread
-        // takes a share of the outputs and walks it in blocks that fit in L2,
+        // weight matrix on every call; sgemv reads it as it is. Each part is
+        // a share of the outputs, walked in blocks that fit in L2,
         // one sgemv per row over each block, so weights come from memory once
         // per step however many beams there are.
-        let parts = ComputeThreads.current
+        let parts = ComputeThreads.shares(of: outCount / 64)
         let blockRows = max(64, (1 << 18) / inCount)
         ComputeThreads.split(into: parts) { part in
             var block = part * outCount / parts

@@ -31,7 +31,7 @@ enum PanelProduct {
         // Every thread takes a share even when the outputs fill less than a
         // panel per thread (the encoder's 512×512 attention output and its
         // first convolution ran on one core while the other waited).
-        let parts = min(ComputeThreads.current, units)
+        let parts = ComputeThreads.shares(of: units)
         ComputeThreads.split(into: parts) { part in
             let end = min((part + 1) * units / parts * alignment, outCount)
             let panel = UnsafeMutablePointer<Float>.allocate(capacity: panelRows * inCount)

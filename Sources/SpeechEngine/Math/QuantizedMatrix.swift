@@ -102,7 +102,7 @@ struct QuantizedMatrix: Sendable {
             }
         }
         let blocks = Int(sk_padded_out(Int32(outCount))) / 16
-        let parts = min(ComputeThreads.current, blocks)
+        let parts = ComputeThreads.shares(of: blocks)
         activations.withUnsafeBufferPointer { q in
             activationScales.withUnsafeBufferPointer { qs in
                 packed.withUnsafeBufferPointer { p in
@@ -131,7 +131,7 @@ struct QuantizedMatrix: Sendable {
     private func multiplyInFloat(_ input: UnsafePointer<Float>, rows: Int, bias: [Float],
                                  into output: UnsafeMutablePointer<Float>, path: KernelPath) {
         let blocks = Int(sk_padded_out(Int32(outCount))) / 16
-        let parts = min(ComputeThreads.current, blocks)
+        let parts = ComputeThreads.shares(of: blocks)
         packed.withUnsafeBufferPointer { p in
             scales.withUnsafeBufferPointer { ws in
                 bias.withUnsafeBufferPointer { b in
