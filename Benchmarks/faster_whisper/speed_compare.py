@@ -5,7 +5,7 @@ Usage:
     python3 Benchmarks/faster_whisper/speed_compare.py FILE --speech PATH/TO/speech
         [--beam 1 --beam 5] [--rounds 3] [--threads 2] [--language en]
         [--batch-size 8] [--theirs float32,int8,int8-batched]
-        [--ours-compute-type int8-encoder ...]
+        [--ours-compute-type int8-encoder ...] [--baseline PATH/TO/older/speech] [--busy N]
 
 Every configuration a CPU user picks runs once per round, ours and theirs in
 alternation, so that every engine sees the same machine load:
@@ -14,7 +14,10 @@ alternation, so that every engine sees the same machine load:
             each in the default compute type and in every --ours-compute-type
     theirs: faster-whisper float32, int8, int8 with BatchedInferencePipeline (batch N)
 
-for every beam width. Each invocation loads its model afresh (load time is
+for every beam width. --baseline adds another build of `speech` (its
+configurations labelled "baseline"), so a change is paired with the build
+before it in the same rounds; --busy N keeps N busy-loop processes running
+throughout, as on a machine shared with other work. Each invocation loads its model afresh (load time is
 reported apart) in its own process, so peak RSS is per configuration. Prints,
 per beam and configuration: min and median wall time, RTF, load time, peak
 RSS; then the ratios ours / theirs of the minima and of the medians (below
@@ -22,6 +25,7 @@ RSS; then the ratios ours / theirs of the minima and of the medians (below
 """
 
 import argparse
+import contextlib
 import json
 import os
 import statistics
@@ -46,16 +50,18 @@ def run_json(command):
 
 def configurations(args):
     """(label, side, command without the beam) for every configuration, ours first."""
-    common_ours = [args.speech, "bench", args.file, "--runs", "1", "--threads", str(args.threads),
-                   "--language", args.language, "--format", "json"]
+    builds = [("speech", args.speech)] + ([("baseline", args.baseline)] if args.baseline else [])
     result = []
-    for compute_type in [None] + args.ours_compute_type:
-        command = common_ours + (["--compute-type", compute_type] if compute_type else [])
-        suffix = f" {compute_type}" if compute_type else ""
-        result.append((f"speech{suffix}", "ours", command))
-        if args.batch_size:
-            result.append((f"speech batched {args.batch_size}{suffix}", "ours",
-                           command + ["--batch-size", str(args.batch_size)]))
+    for name, executable in builds:
+        common_ours = [executable, "bench", args.file, "--runs", "1", "--threads", str(args.threads),
+                       "--language", args.language, "--format", "json"]
+        for compute_type in [None] + args.ours_compute_type:
+            command = common_ours + (["--compute-type", compute_type] if compute_type else [])
+            suffix = f" {compute_type}" if compute_type else ""
+            result.append((f"{name}{suffix}", "ours", command))
+            if args.batch_size:
+                result.append((f"{name} batched {args.batch_size}{suffix}", "ours",
+                               command + ["--batch-size", str(args.batch_size)]))
     common_theirs = [sys.executable, os.path.join(HERE, "bench.py"), args.file, "--runs", "1",
                      "--threads", str(args.threads), "--language", args.language, "--json"]
     for key in args.theirs.split(","):
@@ -67,6 +73,18 @@ def configurations(args):
             label += f" {args.batch_size or 8}"
         result.append((label, "theirs", common_theirs + extra + batch))
     return result
+
+
+@contextlib.contextmanager
+def busy_processes(count):
+    """`count` processes that spin on a core each until the block ends."""
+    spinners = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(count)]
+    try:
+        yield
+    finally:
+        for spinner in spinners:
+            spinner.kill()
+            spinner.wait()
 
 
 def interleaved(configs):
@@ -96,12 +114,21 @@ def main():
                         help="faster-whisper configurations, comma-separated, of: " + ", ".join(THEIRS))
     parser.add_argument("--ours-compute-type", action="append", default=[],
                         help="also run ours in this compute type (repeatable; the default type always runs)")
+    parser.add_argument("--baseline", help="another speech executable to pair with --speech (e.g. the build before)")
+    parser.add_argument("--busy", type=int, default=0,
+                        help="busy-loop processes kept running throughout, as on a shared machine (default: 0)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     beams = args.beam or [1, 5]
     configs = configurations(args)
 
     runs = {(label, beam): [] for label, _, _ in configs for beam in beams}
+    with busy_processes(args.busy):
+        measure(args, configs, beams, runs)
+    report(args, configs, beams, runs)
+
+
+def measure(args, configs, beams, runs):
     for round_index in range(args.rounds):
         # Every other round runs in reverse order, so no configuration always runs first or last.
         order = interleaved(configs)
@@ -114,12 +141,16 @@ def main():
                 print(f"round {round_index + 1} beam {beam}: {label} {result['wallSeconds']['minimum']:.2f} s",
                       file=sys.stderr)
 
+
+
+def report(args, configs, beams, runs):
     if args.json:
         print(json.dumps([{"configuration": label, "beam": beam, "runs": results}
                           for (label, beam), results in runs.items()], indent=2))
         return
     audio = runs[(configs[0][0], beams[0])][0]["audioSeconds"]
-    print(f"file {args.file} ({audio:.1f} s), {args.threads} threads, {args.rounds} alternating rounds")
+    busy = f", beside {args.busy} busy process{'es' if args.busy > 1 else ''}" if args.busy else ""
+    print(f"file {args.file} ({audio:.1f} s), {args.threads} threads, {args.rounds} alternating rounds{busy}")
     width = max(len(label) for label, _, _ in configs) + 2
     for beam in beams:
         print(f"\nbeam {beam}")
@@ -140,6 +171,13 @@ def main():
                      f"({summary[ours][1] / summary[theirs][1]:.2f}x)"
                      for theirs, other, _ in configs if other == "theirs"]
             print(f"    {ours:<{width}}" + "; ".join(cells))
+        if args.baseline:
+            print(f"  ratio speech / baseline, min (median):")
+            for label, side, _ in configs:
+                if side == "ours" and label.startswith("speech"):
+                    before = "baseline" + label[len("speech"):]
+                    print(f"    {label:<{width}}{summary[label][0] / summary[before][0]:.2f}x "
+                          f"({summary[label][1] / summary[before][1]:.2f}x)")
 
 
 if __name__ == "__main__":
