@@ -56,7 +56,8 @@ enum ComputeThreads {
 
     /// Four parts a thread: enough for a thread held up for a part's length
     /// to cost the job a quarter of its share, few enough that a part of a
-    /// decoder step's smallest product is still 64 outputs.
+    /// decoder step's smallest product is still 48 outputs (whisper-tiny's
+    /// 384 over two threads; whisper-base's 512 give 64).
     static let sharesPerThread = 4
 
     /// Runs `body(part)` for `parts` disjoint parts of one job on the caller
