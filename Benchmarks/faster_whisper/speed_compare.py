@@ -17,11 +17,11 @@ alternation, so that every engine sees the same machine load:
 for every beam width. --baseline adds another build of `speech` (its
 configurations labelled "baseline"), so a change is paired with the build
 before it in the same rounds; --busy N keeps N busy-loop processes running
-throughout, as on a machine shared with other work. Each invocation loads its model afresh (load time is
-reported apart) in its own process, so peak RSS is per configuration. Prints,
-per beam and configuration: min and median wall time, RTF, load time, peak
-RSS; then the ratios ours / theirs of the minima and of the medians (below
-1 means we are faster). --json prints all runs as one JSON object instead.
+throughout, as on a machine shared with other work. Each invocation loads
+its model afresh (load time is reported apart) in its own process, so peak
+RSS is per configuration. Prints, per beam and configuration: min and median
+wall time, RTF, load time, peak RSS; then the ratios ours / theirs of the
+minima and of the medians (below 1 means we are faster). --json prints all runs as one JSON object instead.
 """
 
 import argparse
@@ -140,7 +140,6 @@ def measure(args, configs, beams, runs):
                 runs[(label, beam)].append(result)
                 print(f"round {round_index + 1} beam {beam}: {label} {result['wallSeconds']['minimum']:.2f} s",
                       file=sys.stderr)
-
 
 
 def report(args, configs, beams, runs):
