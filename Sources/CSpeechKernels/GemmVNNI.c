@@ -3,7 +3,6 @@
 // saturation, so one instruction does 64 multiply-adds: 16 weight rows × 4
 // inputs against one activation group broadcast. Activations arrive as
 // a+128 (sk_quantize_rows); the driver subtracts 128·Σw per weight row.
-#include "CSpeechKernels.h"
 #include "Tiles.h"
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
@@ -53,74 +52,6 @@ VNNI void sk_tile_vnni(int mr, const int8_t *a, int a_stride, const int8_t *w, s
         ROWS(2)
     } else {
         ROWS(1)
-    }
-}
-// The blocked form (sk_gemm_q8): per input block of 32, the int32 sums of
-// 8 groups start from -128·Σw of the block (the offset's correction), are
-// converted to float and added with one FMA scaled by wscale · ascale: the
-// portable driver's arithmetic in the same order, so the same bits.
-static inline VNNI __attribute__((always_inline)) void
-blocked_tile(const int mr, const int nb, const int8_t *a, int a_stride, const float *ascales, int blocks,
-             const int8_t *w, size_t block_bytes, const float *wscales, const int32_t *wsums, size_t meta_stride,
-             float *out) {
-    enum { GROUPS = SK_BLOCK_INPUTS / 4 };
-    __m512 sum[SK_BLOCKED_VNNI_ROWS][2];
-    __m512i acc[SK_BLOCKED_VNNI_ROWS][2];
-    for (int i = 0; i < mr; i++) sum[i][0] = sum[i][1] = _mm512_setzero_ps();
-    for (int b = 0; b < blocks; b++) {
-        const __m512i c0 = _mm512_sub_epi32(_mm512_setzero_si512(),
-                                            _mm512_slli_epi32(_mm512_loadu_si512((const void *)(wsums + b * 16)), 7));
-        const __m512i c1 = nb > 1 ? _mm512_sub_epi32(_mm512_setzero_si512(),
-                                                     _mm512_slli_epi32(_mm512_loadu_si512(
-                                                         (const void *)(wsums + meta_stride + b * 16)), 7))
-                                  : _mm512_setzero_si512();
-        for (int i = 0; i < mr; i++) { acc[i][0] = c0; acc[i][1] = c1; }
-        const int8_t *wb = w + (size_t)b * GROUPS * 64;
-        const int8_t *ab = a + b * SK_BLOCK_INPUTS;
-        for (int g = 0; g < GROUPS; g++) {
-            const __m512i w0 = _mm512_loadu_si512((const void *)(wb + g * 64));
-            const __m512i w1 = nb > 1 ? _mm512_loadu_si512((const void *)(wb + block_bytes + g * 64))
-                                      : _mm512_setzero_si512();
-            for (int i = 0; i < mr; i++) {
-                int32_t four;
-                memcpy(&four, ab + i * a_stride + g * 4, 4);
-                const __m512i x = _mm512_set1_epi32(four);
-                acc[i][0] = _mm512_dpbusd_epi32(acc[i][0], x, w0);
-                if (nb > 1) acc[i][1] = _mm512_dpbusd_epi32(acc[i][1], x, w1);
-            }
-        }
-        const __m512 s0 = _mm512_loadu_ps(wscales + b * 16);
-        const __m512 s1 = nb > 1 ? _mm512_loadu_ps(wscales + meta_stride + b * 16) : _mm512_setzero_ps();
-        for (int i = 0; i < mr; i++) {
-            const __m512 scale = _mm512_set1_ps(ascales[i * blocks + b]);
-            sum[i][0] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(acc[i][0]), _mm512_mul_ps(s0, scale), sum[i][0]);
-            if (nb > 1)
-                sum[i][1] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(acc[i][1]), _mm512_mul_ps(s1, scale), sum[i][1]);
-        }
-    }
-    for (int i = 0; i < mr; i++) {
-        _mm512_storeu_ps(out + i * SK_TILE_STRIDE, sum[i][0]);
-        if (nb > 1) _mm512_storeu_ps(out + i * SK_TILE_STRIDE + 16, sum[i][1]);
-    }
-}
-
-#define BLOCKED_ROWS(nb)                                                                                     \
-    switch (mr) {                                                                                            \
-    case 1: blocked_tile(1, nb, a, a_stride, ascales, blocks, w, block_bytes, wscales, wsums, meta_stride, out); break; \
-    case 2: blocked_tile(2, nb, a, a_stride, ascales, blocks, w, block_bytes, wscales, wsums, meta_stride, out); break; \
-    case 3: blocked_tile(3, nb, a, a_stride, ascales, blocks, w, block_bytes, wscales, wsums, meta_stride, out); break; \
-    case 4: blocked_tile(4, nb, a, a_stride, ascales, blocks, w, block_bytes, wscales, wsums, meta_stride, out); break; \
-    case 5: blocked_tile(5, nb, a, a_stride, ascales, blocks, w, block_bytes, wscales, wsums, meta_stride, out); break; \
-    default: blocked_tile(6, nb, a, a_stride, ascales, blocks, w, block_bytes, wscales, wsums, meta_stride, out); break; \
-    }
-
-VNNI void sk_blocked_tile_vnni(int mr, const int8_t *a, int a_stride, const float *ascales, int blocks,
-                               const int8_t *w, size_t block_bytes, const float *wscales, const int32_t *wsums,
-                               size_t meta_stride, int nb, float *out) {
-    if (nb > 1) {
-        BLOCKED_ROWS(2)
-    } else {
-        BLOCKED_ROWS(1)
     }
 }
 #endif

@@ -24,6 +24,32 @@ int sk_path_supported(sk_path path) {
     }
 }
 
+/// Symmetric quantization of one value with `inverse` = 127 / max|x|:
+/// clamped to [-127, 127], rounded half to even (the same arithmetic in
+/// every build, so every path sees the same bytes).
+static inline int quantize(float value, float inverse) {
+    const float scaled = value * inverse;
+    const float clamped = scaled > 127.0f ? 127.0f : (scaled < -127.0f ? -127.0f : scaled);
+    // Adding and removing 1.5·2^23 rounds to the nearest integer, ties to
+    // even, in plain arithmetic (rintf is a libm call on baseline x86-64).
+    const float magic = 12582912.0f;
+    return (int)((clamped + magic) - magic);
+}
+
+static inline float maximum_magnitude(const float *x, int count) {
+    float m = 0;
+    for (int k = 0; k < count; k++) {
+        const float a = __builtin_fabsf(x[k]);
+        m = a > m ? a : m;
+    }
+    return m;
+}
+
+/// Byte offset of weight (row, k) in the packed layout.
+static inline size_t packed_offset(int row, int k, int padded_in) {
+    return (size_t)(row / 16) * 16 * padded_in + (size_t)(k / 4) * 64 + (row % 16) * 4 + k % 4;
+}
+
 void sk_pack_rows(const float *rows, int first, int count, int in_count,
                   int8_t *packed, float *scales, int32_t *sums) {
     const int padded = sk_padded_in(in_count);
@@ -89,7 +115,7 @@ void sk_quantize_rows(sk_path path, const float *x, int rows, int in_count, int8
 }
 
 /// The portable tile: the same sums in plain C (at most 8 rows, 2 blocks).
-void sk_tile_scalar(int mr, const int8_t *a, int a_stride, const int8_t *w, size_t block_bytes,
+static void tile_scalar(int mr, const int8_t *a, int a_stride, const int8_t *w, size_t block_bytes,
                         int nb, int groups, int32_t *out) {
     for (int i = 0; i < mr; i++) {
         const int8_t *x = a + (size_t)i * a_stride;
@@ -152,7 +178,7 @@ static void store_avx2(const int32_t *acc, int mr, int first, int last, int32_t 
 void sk_gemm_s8(sk_path path, const int8_t *q, const float *qscales, int rows, int in_count,
                 const int8_t *packed, const float *wscales, const int32_t *wsums, const float *bias,
                 int out_count, int block_first, int block_end, float *out, int out_stride) {
-    sk_tile_fn tile = sk_tile_scalar;
+    sk_tile_fn tile = tile_scalar;
     store_fn store = store_portable;
     int max_rows = 8, max_blocks = 2;
 #if defined(__x86_64__) || defined(__i386__)

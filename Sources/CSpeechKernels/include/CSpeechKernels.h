@@ -61,49 +61,6 @@ void sk_gemm_s8(sk_path path, const int8_t *q, const float *qscales, int rows, i
                 const int8_t *packed, const float *wscales, const int32_t *wsums, const float *bias,
                 int out_count, int block_first, int block_end, float *out, int out_stride);
 
-// Int8 in blocks (ComputeType.int8Blocks): weights and activations both
-// quantized with one scale per 32 consecutive inputs (ggml's Q8_0), so an
-// outlier costs precision only in its own block. The weights use the packed
-// layout above with inputs padded to whole blocks; scales and sums are kept
-// per (16-row block, input block, row): `sk_block_meta_index`.
-
-/// Inputs per quantization block.
-#define SK_BLOCK_INPUTS 32
-
-/// Inputs padded to whole quantization blocks.
-static inline int sk_blocked_in(int in_count) { return (in_count + SK_BLOCK_INPUTS - 1) & ~(SK_BLOCK_INPUTS - 1); }
-
-/// Quantization blocks per row.
-static inline int sk_input_blocks(int in_count) { return sk_blocked_in(in_count) / SK_BLOCK_INPUTS; }
-
-/// Where weight row `row`'s scale and sum for input block `block` are kept
-/// (arrays of `sk_padded_out(out_count) * sk_input_blocks(in_count)`).
-static inline long sk_block_meta_index(int row, int block, int blocks) {
-    return ((long)(row / 16) * blocks + block) * 16 + row % 16;
-}
-
-/// `sk_pack_rows` in blocks: `packed` holds
-/// `sk_padded_out(out_count) * sk_blocked_in(in_count)` bytes (zeroed
-/// beforehand); each (row, block) gets its scale (max|w| / 127 over the block)
-/// and the sum of its quantized weights.
-void sk_pack_rows_blocked(const float *rows, int first, int count, int in_count,
-                          int8_t *packed, float *scales, int32_t *sums);
-
-/// Row `row` of a blocked matrix, dequantized into `out[in_count]`.
-void sk_unpack_row_blocked(const int8_t *packed, const float *scales, int row, int in_count, float *out);
-
-/// Quantizes `rows` activations in blocks into `q` (`rows * sk_blocked_in(in_count)`
-/// bytes, offset by 128 for VNNI) and `scales[rows * sk_input_blocks(in_count)]`.
-void sk_quantize_rows_blocked(sk_path path, const float *x, int rows, int in_count, int8_t *q, float *scales);
-
-/// `out[r * out_stride + n] = Σ_blocks (Σ_k∈block q[r,k]·w[n,k]) · qscale[r,block] · wscale[n,block] + bias[n]`
-/// for outputs `block_first * 16 ..< min(block_end * 16, out_count)`; the
-/// blocks' terms are added first to last, each as one fused multiply-add of
-/// its exact int32 sum, so every path gives the same bits. `bias` may be NULL.
-void sk_gemm_q8(sk_path path, const int8_t *q, const float *qscales, int rows, int in_count,
-                const int8_t *packed, const float *wscales, const int32_t *wsums, const float *bias,
-                int out_count, int block_first, int block_end, float *out, int out_stride);
-
 // Int8 weights with float activations (ComputeType.int8Weights): the same
 // packed weights, dequantized as they are read; every product is float.
 

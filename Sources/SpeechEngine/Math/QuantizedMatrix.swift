@@ -3,11 +3,9 @@ import CSpeechKernels
 import Foundation
 
 /// A weight matrix `[outCount, inCount]` kept as int8, symmetric, one scale
-/// per output row (CTranslate2's int8 type) or, for ``Arithmetic/blocks``,
-/// one per row and block of 32 inputs (ggml's Q8_0), packed for the kernels
-/// of `CSpeechKernels` (blocks of 16 rows × groups of 4 inputs; see its
-/// header). Only this copy is kept: a quarter of the float weights' memory
-/// (and an eighth more for the blocks' scales).
+/// per output row (CTranslate2's int8 type), packed for the kernels of
+/// `CSpeechKernels` (blocks of 16 rows × groups of 4 inputs; see its header).
+/// Only this copy is kept: a quarter of the float weights' memory.
 struct QuantizedMatrix: Sendable {
     /// How products with the int8 weights are computed.
     enum Arithmetic: Sendable, Hashable {
@@ -18,32 +16,18 @@ struct QuantizedMatrix: Sendable {
         /// Activations kept float, weights dequantized as they are read
         /// (`ComputeType.int8Weights`): the weights' rounding only.
         case float
-        /// Weights and activations quantized with a scale per block of 32
-        /// inputs, int8 products summed in int32 per block and the blocks
-        /// added in float (`ComputeType.int8Blocks`): an outlier rounds only
-        /// its own block.
-        case blocks
     }
 
     let inCount: Int
     let outCount: Int
     /// What `multiply` runs.
     let arithmetic: Arithmetic
-    /// `sk_padded_out(outCount) * paddedIn` bytes.
+    /// `sk_padded_out(outCount) * sk_padded_in(inCount)` bytes.
     private(set) var packed: [Int8]
-    /// Per output row (per row and input block for `.blocks`, at
-    /// `sk_block_meta_index`): `max|w| / 127`.
+    /// Per output row: `max|w| / 127`.
     private(set) var scales: [Float]
-    /// The sums of the int8 weights `scales` covers (the VNNI path's correction).
+    /// Per output row: the sum of its int8 weights (the VNNI path's correction).
     private(set) var sums: [Int32]
-
-    /// Inputs as packed: whole groups of 4, or whole blocks of 32.
-    private var paddedIn: Int {
-        Int(arithmetic == .blocks ? sk_blocked_in(Int32(inCount)) : sk_padded_in(Int32(inCount)))
-    }
-
-    /// Input blocks per row (1 but for `.blocks`).
-    private var inputBlocks: Int { arithmetic == .blocks ? Int(sk_input_blocks(Int32(inCount))) : 1 }
 
     /// An all-zero matrix whose rows `setRows` fills (loading quantizes a
     /// tensor piece by piece as it is read, never holding it all as float).
@@ -53,14 +37,9 @@ struct QuantizedMatrix: Sendable {
         self.inCount = inCount
         self.outCount = outCount
         self.arithmetic = arithmetic
-        packed = []
-        scales = []
-        sums = []
-        let paddedOut = Int(sk_padded_out(Int32(outCount)))
-        packed = [Int8](repeating: 0, count: paddedOut * paddedIn)
-        let metaCount = arithmetic == .blocks ? paddedOut * inputBlocks : outCount
-        scales = [Float](repeating: 0, count: metaCount)
-        sums = [Int32](repeating: 0, count: metaCount)
+        packed = [Int8](repeating: 0, count: Int(sk_padded_out(Int32(outCount))) * Int(sk_padded_in(Int32(inCount))))
+        scales = [Float](repeating: 0, count: outCount)
+        sums = [Int32](repeating: 0, count: outCount)
     }
 
     /// Quantizes a whole float matrix.
@@ -77,13 +56,8 @@ struct QuantizedMatrix: Sendable {
         packed.withUnsafeMutableBufferPointer { p in
             scales.withUnsafeMutableBufferPointer { s in
                 sums.withUnsafeMutableBufferPointer { t in
-                    if arithmetic == .blocks {
-                        sk_pack_rows_blocked(rows, Int32(first), Int32(count), Int32(inCount), p.baseAddress!,
-                                             s.baseAddress!, t.baseAddress!)
-                    } else {
-                        sk_pack_rows(rows, Int32(first), Int32(count), Int32(inCount), p.baseAddress!, s.baseAddress!,
-                                     t.baseAddress!)
-                    }
+                    sk_pack_rows(rows, Int32(first), Int32(count), Int32(inCount), p.baseAddress!, s.baseAddress!,
+                                 t.baseAddress!)
                 }
             }
         }
@@ -94,11 +68,7 @@ struct QuantizedMatrix: Sendable {
         precondition(row >= 0 && row < outCount, "QuantizedMatrix row out of range")
         packed.withUnsafeBufferPointer { p in
             scales.withUnsafeBufferPointer { s in
-                if arithmetic == .blocks {
-                    sk_unpack_row_blocked(p.baseAddress!, s.baseAddress!, Int32(row), Int32(inCount), output)
-                } else {
-                    sk_unpack_row(p.baseAddress!, s.baseAddress!, Int32(row), Int32(inCount), output)
-                }
+                sk_unpack_row(p.baseAddress!, s.baseAddress!, Int32(row), Int32(inCount), output)
             }
         }
     }
@@ -114,26 +84,21 @@ struct QuantizedMatrix: Sendable {
         precondition(bias.isEmpty || bias.count == outCount, "QuantizedMatrix bias shape")
         guard rows > 0 else { return }
         switch arithmetic {
-        case .integer, .blocks: multiplyInIntegers(input, rows: rows, bias: bias, into: output, path: path)
+        case .integer: multiplyInIntegers(input, rows: rows, bias: bias, into: output, path: path)
         case .float: multiplyInFloat(input, rows: rows, bias: bias, into: output, path: path)
         }
     }
 
-    /// Activations quantized per row (or per block), int8 products summed
-    /// in int32, scaled back to float.
+    /// Activations quantized per row, int8 products summed in int32, scaled
+    /// back to float.
     private func multiplyInIntegers(_ input: UnsafePointer<Float>, rows: Int, bias: [Float],
                                     into output: UnsafeMutablePointer<Float>, path: KernelPath) {
-        let blocked = arithmetic == .blocks
-        var activations = [Int8](repeating: 0, count: rows * paddedIn)
-        var activationScales = [Float](repeating: 0, count: rows * inputBlocks)
+        let padded = Int(sk_padded_in(Int32(inCount)))
+        var activations = [Int8](repeating: 0, count: rows * padded)
+        var activationScales = [Float](repeating: 0, count: rows)
         activations.withUnsafeMutableBufferPointer { q in
             activationScales.withUnsafeMutableBufferPointer { s in
-                if blocked {
-                    sk_quantize_rows_blocked(path.kernel, input, Int32(rows), Int32(inCount), q.baseAddress!,
-                                             s.baseAddress!)
-                } else {
-                    sk_quantize_rows(path.kernel, input, Int32(rows), Int32(inCount), q.baseAddress!, s.baseAddress!)
-                }
+                sk_quantize_rows(path.kernel, input, Int32(rows), Int32(inCount), q.baseAddress!, s.baseAddress!)
             }
         }
         let blocks = Int(sk_padded_out(Int32(outCount))) / 16
@@ -145,7 +110,7 @@ struct QuantizedMatrix: Sendable {
                         sums.withUnsafeBufferPointer { wsum in
                             bias.withUnsafeBufferPointer { b in
                                 ComputeThreads.split(into: parts) { part in
-                                    (blocked ? sk_gemm_q8 : sk_gemm_s8)(path.kernel, q.baseAddress!, qs.baseAddress!, Int32(rows), Int32(inCount),
+                                    sk_gemm_s8(path.kernel, q.baseAddress!, qs.baseAddress!, Int32(rows), Int32(inCount),
                                                p.baseAddress!, ws.baseAddress!, wsum.baseAddress!,
                                                bias.isEmpty ? nil : b.baseAddress!, Int32(outCount),
                                                Int32(part * blocks / parts), Int32((part + 1) * blocks / parts),

@@ -43,9 +43,6 @@ public enum ComputeType: String, Sendable, Hashable, CaseIterable {
     /// The encoder's layers as `int8`, the decoder's as `float16Weights`
     /// (`--compute-type int8-encoder`).
     case int8Encoder = "int8-encoder"
-    /// 8-bit weights and activations with a scale per block of 32 inputs,
-    /// integer kernels (`--compute-type int8-blocks`).
-    case int8Blocks = "int8-blocks"
 
     /// The form a load keeps the decoder's weight matrices in, or nil for float.
     var weightForm: WeightForm? {
@@ -54,7 +51,6 @@ public enum ComputeType: String, Sendable, Hashable, CaseIterable {
         case .float16Weights, .int8Encoder: .half
         case .int8Weights: .int8(.float)
         case .int8: .int8(.integer)
-        case .int8Blocks: .int8(.blocks)
         }
     }
 
