@@ -98,7 +98,14 @@ struct QuantizedMatrix: Sendable {
         var activationScales = [Float](repeating: 0, count: rows)
         activations.withUnsafeMutableBufferPointer { q in
             activationScales.withUnsafeMutableBufferPointer { s in
-                sk_quantize_rows(path.kernel, input, Int32(rows), Int32(inCount), q.baseAddress!, s.baseAddress!)
+                // An encoder window's rows (1500 × 2048 into the second
+                // feed-forward layer) are quantized by every thread, a share each.
+                let parts = rows >= 64 ? ComputeThreads.shares(of: rows / 16) : 1
+                ComputeThreads.split(into: parts) { part in
+                    let first = part * rows / parts, end = (part + 1) * rows / parts
+                    sk_quantize_rows(path.kernel, input + first * inCount, Int32(end - first), Int32(inCount),
+                                     q.baseAddress! + first * padded, s.baseAddress! + first)
+                }
             }
         }
         let blocks = Int(sk_padded_out(Int32(outCount))) / 16

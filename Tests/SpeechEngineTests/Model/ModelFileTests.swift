@@ -128,29 +128,33 @@ import Testing
         #expect(zip(actual, expected).allSatisfy { abs($0 - $1) <= 1e-4 }, "logits")
     }
 
-    /// `int8Encoder` quantizes the encoder's layers for the
-    /// integer kernels and loads the decoder exactly as `float16Weights`
-    /// does: the same logits bit for bit, while the encoder's output stays
-    /// within the int8 rounding of float32's.
-    @Test func int8EncoderQuantizesTheEncoderAndKeepsTheHalfDecoder() throws {
+    /// `int8Encoder` quantizes the encoder's layers for the integer kernels,
+    /// `int8EncoderFeedForward` only its feed-forward layers; both load the
+    /// decoder exactly as `float16Weights` does: the same logits bit for bit,
+    /// while the encoder's output stays within the int8 rounding of float32's.
+    @Test(arguments: [ComputeType.int8Encoder, .int8EncoderFeedForward])
+    func int8EncoderTypesQuantizeTheirLayersAndKeepTheHalfDecoder(_ type: ComputeType) throws {
         let directory = try ModelFileWriter.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         try TinyWhisper.write(to: directory)
         let float = try WhisperModel(directory: directory, computeType: .float32)
         let half = try WhisperModel(directory: directory, computeType: .float16Weights)
-        let mixed = try WhisperModel(directory: directory, computeType: .int8Encoder)
-        #expect(mixed.computeType == .int8Encoder)
-        let block = mixed.encoder.weights.blocks[0]
-        for layer in [block.qkv, block.attentionOut, block.ffnIn, block.ffnOut] {
-            guard case .int8(let matrix) = layer.weights else {
-                Issue.record("an encoder layer is not int8")
-                return
+        let mixed = try WhisperModel(directory: directory, computeType: type)
+        #expect(mixed.computeType == type)
+        for block in mixed.encoder.weights.blocks {
+            let attention = [block.qkv, block.attentionOut], feedForward = [block.ffnIn, block.ffnOut]
+            for (layer, int8) in zip(attention + feedForward, [type == .int8Encoder, type == .int8Encoder, true, true]) {
+                if case .int8(let matrix) = layer.weights {
+                    #expect(int8, "\(type): an attention layer is int8")
+                    #expect(matrix.arithmetic == .integer)
+                } else {
+                    #expect(!int8, "\(type): an encoder layer is not int8")
+                }
             }
-            #expect(matrix.arithmetic == .integer)
         }
         guard case .half = mixed.decoder.weights.embeddings.weights,
               case .float = mixed.decoder.weights.blocks[0].ffnIn.weights else {
-            Issue.record("int8Encoder: the decoder is not float16Weights' (half embeddings, fp32 layers float)")
+            Issue.record("\(type): the decoder is not float16Weights' (half embeddings, fp32 layers float)")
             return
         }
         #expect(mixed.decoder.crossAttentionInHalf)
