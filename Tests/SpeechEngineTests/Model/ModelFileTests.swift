@@ -141,14 +141,15 @@ import Testing
         let half = try WhisperModel(directory: directory, computeType: .float16Weights)
         let mixed = try WhisperModel(directory: directory, computeType: type)
         #expect(mixed.computeType == type)
+        let attentionInInt8 = type == .int8Encoder
         for block in mixed.encoder.weights.blocks {
-            let attention = [block.qkv, block.attentionOut], feedForward = [block.ffnIn, block.ffnOut]
-            for (layer, int8) in zip(attention + feedForward, [type == .int8Encoder, type == .int8Encoder, true, true]) {
+            for (name, layer, int8) in [("qkv", block.qkv, attentionInInt8), ("attention out", block.attentionOut, attentionInInt8),
+                                        ("ffn in", block.ffnIn, true), ("ffn out", block.ffnOut, true)] {
                 if case .int8(let matrix) = layer.weights {
-                    #expect(int8, "\(type): an attention layer is int8")
+                    #expect(int8, "\(type): \(name) is int8")
                     #expect(matrix.arithmetic == .integer)
                 } else {
-                    #expect(!int8, "\(type): an encoder layer is not int8")
+                    #expect(!int8, "\(type): \(name) is not int8")
                 }
             }
         }
