@@ -199,3 +199,48 @@ void sk_gemv_f16(int form, const uint16_t *w, const float *x, int rows, int in_c
                 out[(size_t)r * out_stride + n + i] = sums[r * GROUP_ROWS + i] + (bias ? bias[n + i] : 0);
     }
 }
+
+#if defined(__x86_64__) || defined(__i386__)
+/// One weight row against one activation row, as `dot_avx2` and the
+/// in-register forms add it: eight lanes over each chunk, then the lanes,
+/// then the chunk's tail in order.
+__attribute__((target("avx2,fma,f16c")))
+static float dot_half_row_avx2(const float *x, const uint16_t *w, int in_count) {
+    float sum = 0;
+    for (int k = 0; k < in_count; k += CHUNK) {
+        const int count = in_count - k < CHUNK ? in_count - k : CHUNK;
+        const int vector = count & ~7;
+        __m256 acc = _mm256_setzero_ps();
+        for (int j = 0; j < vector; j += 8)
+            acc = _mm256_fmadd_ps(_mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(w + k + j))),
+                                  _mm256_loadu_ps(x + k + j), acc);
+        sum += sk_horizontal_sum(acc) + tail_dot(x + k, w + k, vector, count);
+    }
+    return sum;
+}
+#endif
+
+/// The portable form's sums for one weight row (`dot_portable`'s order).
+static float dot_half_row_portable(const float *x, const uint16_t *w, int in_count) {
+    float widened[CHUNK];
+    float total = 0;
+    for (int k = 0; k < in_count; k += CHUNK) {
+        const int count = in_count - k < CHUNK ? in_count - k : CHUNK;
+        cf16_to_f32(w + k, widened, (size_t)count);
+        float sum = 0;
+        for (int j = 0; j < count; j++) sum += x[k + j] * widened[j];
+        total += sum;
+    }
+    return total;
+}
+
+void sk_gemv_f16_rows(int form, const uint16_t *w, const float *x, int in_count, const int32_t *indices, int count,
+                      float *out) {
+#if defined(__x86_64__) || defined(__i386__)
+    if (form > 0 && sk_half_gemv_vectorized()) {
+        for (int i = 0; i < count; i++) out[i] = dot_half_row_avx2(x, w + (size_t)indices[i] * in_count, in_count);
+        return;
+    }
+#endif
+    for (int i = 0; i < count; i++) out[i] = dot_half_row_portable(x, w + (size_t)indices[i] * in_count, in_count);
+}

@@ -102,6 +102,51 @@ static void quantize_rows_avx2(const float *x, int rows, int in_count, int offse
 }
 #endif
 
+/// A row and what its quantization left over, each quantized: rows `2r`
+/// and `2r + 1` of `q`. Adding the two levels' products gives the
+/// activations to about 14 bits.
+static inline __attribute__((always_inline)) void
+quantize_row_residual(const float *source, int in_count, int padded, int offset, int8_t *target, float *scales,
+                      float *residual) {
+    quantize_row(source, in_count, padded, offset, target, scales);
+    for (int k = 0; k < in_count; k++) {
+        const int level = offset ? (int)(uint8_t)target[k] - offset : (int)target[k];
+        residual[k] = source[k] - (float)level * scales[0];
+    }
+    quantize_row(residual, in_count, padded, offset, target + padded, scales + 1);
+}
+
+static void quantize_rows_residual_portable(const float *x, int rows, int in_count, int offset, int8_t *q,
+                                            float *scales, float *residual) {
+    const int padded = sk_padded_in(in_count);
+    for (int r = 0; r < rows; r++)
+        quantize_row_residual(x + (size_t)r * in_count, in_count, padded, offset, q + (size_t)2 * r * padded,
+                              scales + 2 * r, residual);
+}
+
+#if defined(__x86_64__) || defined(__i386__)
+__attribute__((target("avx2")))
+static void quantize_rows_residual_avx2(const float *x, int rows, int in_count, int offset, int8_t *q,
+                                        float *scales, float *residual) {
+    const int padded = sk_padded_in(in_count);
+    for (int r = 0; r < rows; r++)
+        quantize_row_residual(x + (size_t)r * in_count, in_count, padded, offset, q + (size_t)2 * r * padded,
+                              scales + 2 * r, residual);
+}
+#endif
+
+void sk_quantize_rows_residual(sk_path path, const float *x, int rows, int in_count, int8_t *q, float *scales,
+                               float *residual) {
+    const int offset = path == SK_PATH_VNNI ? 128 : 0;
+#if defined(__x86_64__) || defined(__i386__)
+    if (path != SK_PATH_SCALAR) {
+        quantize_rows_residual_avx2(x, rows, in_count, offset, q, scales, residual);
+        return;
+    }
+#endif
+    quantize_rows_residual_portable(x, rows, in_count, offset, q, scales, residual);
+}
+
 void sk_quantize_rows(sk_path path, const float *x, int rows, int in_count, int8_t *q, float *scales) {
     // VNNI reads activations as unsigned bytes: a + 128 (zero is 128).
     const int offset = path == SK_PATH_VNNI ? 128 : 0;
@@ -157,6 +202,41 @@ store_tile(const int32_t *acc, int mr, int first, int last, int32_t correction, 
     }
 }
 
+/// `store_tile` for rows of two levels (`sk_quantize_rows_residual`): tile
+/// rows `2i` and `2i + 1` are one output row's two levels, added after scaling.
+static inline __attribute__((always_inline)) void
+store_tile_residual(const int32_t *acc, int mr, int first, int last, int32_t correction, const int32_t *wsums,
+                    const float *wscales, const float *qscales, const float *bias, float *out, int out_stride) {
+    for (int i = 0; i < mr / 2; i++) {
+        const float high = qscales[2 * i], low = qscales[2 * i + 1];
+        const int32_t *sum = acc + 2 * i * SK_TILE_STRIDE, *rest = sum + SK_TILE_STRIDE;
+        float *y = out + (size_t)i * out_stride;
+        // Two loops, not a test per output: the compiler made the test a
+        // masked load of `bias`, which from NULL takes a microcode assist
+        // on every vector (most of the product's time).
+        for (int n = first; n < last; n++)
+            y[n] = (float)(sum[n - first] - correction * wsums[n]) * (high * wscales[n])
+                 + (float)(rest[n - first] - correction * wsums[n]) * (low * wscales[n]);
+        if (bias)
+            for (int n = first; n < last; n++) y[n] += bias[n];
+    }
+}
+
+static void store_residual_portable(const int32_t *acc, int mr, int first, int last, int32_t correction,
+                                    const int32_t *wsums, const float *wscales, const float *qscales,
+                                    const float *bias, float *out, int out_stride) {
+    store_tile_residual(acc, mr, first, last, correction, wsums, wscales, qscales, bias, out, out_stride);
+}
+
+#if defined(__x86_64__) || defined(__i386__)
+__attribute__((target("avx2")))
+static void store_residual_avx2(const int32_t *acc, int mr, int first, int last, int32_t correction,
+                                const int32_t *wsums, const float *wscales, const float *qscales,
+                                const float *bias, float *out, int out_stride) {
+    store_tile_residual(acc, mr, first, last, correction, wsums, wscales, qscales, bias, out, out_stride);
+}
+#endif
+
 typedef void (*store_fn)(const int32_t *, int, int, int, int32_t, const int32_t *, const float *, const float *,
                          const float *, float *, int);
 
@@ -175,23 +255,31 @@ static void store_avx2(const int32_t *acc, int mr, int first, int last, int32_t 
 }
 #endif
 
-void sk_gemm_s8(sk_path path, const int8_t *q, const float *qscales, int rows, int in_count,
-                const int8_t *packed, const float *wscales, const int32_t *wsums, const float *bias,
-                int out_count, int block_first, int block_end, float *out, int out_stride) {
+/// The driver of `sk_gemm_s8` and `sk_gemm_s8_residual`: `levels` quantized
+/// rows per output row (1 or 2), consecutive in `q`.
+static void gemm_s8(sk_path path, int levels, const int8_t *q, const float *qscales, int rows, int in_count,
+                    const int8_t *packed, const float *wscales, const int32_t *wsums, const float *bias,
+                    int out_count, int block_first, int block_end, float *out, int out_stride) {
     sk_tile_fn tile = tile_scalar;
-    store_fn store = store_portable;
+    store_fn store = levels == 2 ? store_residual_portable : store_portable;
     int max_rows = 8, max_blocks = 2;
 #if defined(__x86_64__) || defined(__i386__)
-    if (path == SK_PATH_VNNI) { tile = sk_tile_vnni; store = store_avx2; }
-    if (path == SK_PATH_AVX2) { tile = sk_tile_avx2; store = store_avx2; max_rows = 4; max_blocks = 1; }
+    if (path == SK_PATH_VNNI) { tile = sk_tile_vnni; store = levels == 2 ? store_residual_avx2 : store_avx2; }
+    if (path == SK_PATH_AVX2) {
+        tile = sk_tile_avx2;
+        store = levels == 2 ? store_residual_avx2 : store_avx2;
+        max_rows = 4;
+        max_blocks = 1;
+    }
 #endif
     const int padded = sk_padded_in(in_count);
     const int groups = padded / 4;
     const size_t block_bytes = (size_t)16 * padded;
     const int32_t correction = path == SK_PATH_VNNI ? 128 : 0;
+    const int q_rows = rows * levels;   // a tile and a chunk hold whole output rows: 8, 4 and 96 are even
     int32_t acc[8 * SK_TILE_STRIDE];
-    for (int chunk = 0; chunk < rows; chunk += ROW_CHUNK) {
-        const int chunk_end = chunk + ROW_CHUNK < rows ? chunk + ROW_CHUNK : rows;
+    for (int chunk = 0; chunk < q_rows; chunk += ROW_CHUNK) {
+        const int chunk_end = chunk + ROW_CHUNK < q_rows ? chunk + ROW_CHUNK : q_rows;
         for (int block = block_first; block < block_end; block += max_blocks) {
             const int nb = block_end - block < max_blocks ? block_end - block : max_blocks;
             const int first = block * 16;
@@ -201,8 +289,22 @@ void sk_gemm_s8(sk_path path, const int8_t *q, const float *qscales, int rows, i
                 const int mr = chunk_end - r < max_rows ? chunk_end - r : max_rows;
                 tile(mr, q + (size_t)r * padded, padded, w, block_bytes, nb, groups, acc);
                 store(acc, mr, first, last, correction, wsums, wscales, qscales + r, bias,
-                      out + (size_t)r * out_stride, out_stride);
+                      out + (size_t)(r / levels) * out_stride, out_stride);
             }
         }
     }
+}
+
+void sk_gemm_s8(sk_path path, const int8_t *q, const float *qscales, int rows, int in_count,
+                const int8_t *packed, const float *wscales, const int32_t *wsums, const float *bias,
+                int out_count, int block_first, int block_end, float *out, int out_stride) {
+    gemm_s8(path, 1, q, qscales, rows, in_count, packed, wscales, wsums, bias, out_count, block_first, block_end,
+            out, out_stride);
+}
+
+void sk_gemm_s8_residual(sk_path path, const int8_t *q, const float *qscales, int rows, int in_count,
+                         const int8_t *packed, const float *wscales, const int32_t *wsums, const float *bias,
+                         int out_count, int block_first, int block_end, float *out, int out_stride) {
+    gemm_s8(path, 2, q, qscales, rows, in_count, packed, wscales, wsums, bias, out_count, block_first, block_end,
+            out, out_stride);
 }

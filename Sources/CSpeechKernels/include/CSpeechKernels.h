@@ -61,6 +61,24 @@ void sk_gemm_s8(sk_path path, const int8_t *q, const float *qscales, int rows, i
                 const int8_t *packed, const float *wscales, const int32_t *wsums, const float *bias,
                 int out_count, int block_first, int block_end, float *out, int out_stride);
 
+/// Each row of activations quantized as `sk_quantize_rows` does, then what
+/// that left over quantized again: rows `2r` and `2r + 1` of `q` (`2 * rows *
+/// sk_padded_in(in_count)` bytes), `scales[2 * rows]`; `residual` is scratch
+/// of `in_count` floats. Per-row int8 rounds every value of a row by up to
+/// half its largest value's step, an error that is the same for every
+/// weight row it meets and so moves every output of a product together (a
+/// log-softmax's normaliser); the second level takes it to about 14 bits.
+void sk_quantize_rows_residual(sk_path path, const float *x, int rows, int in_count, int8_t *q, float *scales,
+                               float *residual);
+
+/// `sk_gemm_s8` over activations from `sk_quantize_rows_residual`: each
+/// output row is the sum of its two levels' scaled products (`rows` output
+/// rows, `2 * rows` quantized ones); twice the integer products, the weight
+/// reads of one level.
+void sk_gemm_s8_residual(sk_path path, const int8_t *q, const float *qscales, int rows, int in_count,
+                         const int8_t *packed, const float *wscales, const int32_t *wsums, const float *bias,
+                         int out_count, int block_first, int block_end, float *out, int out_stride);
+
 // Int8 weights with float activations (ComputeType.int8Weights): the same
 // packed weights, dequantized as they are read; every product is float.
 
@@ -98,6 +116,25 @@ int sk_half_gemv_vectorized(void);
 /// the CPU has it). 1, 2 and 3 give the same bits (tests, benchmarks).
 void sk_gemv_f16(int form, const uint16_t *w, const float *x, int rows, int in_count, const float *bias,
                  int first, int last, float *out, int out_stride);
+
+/// `out[i] = Σ_k x[k]·w[indices[i], k]` for one float row `x` and the half
+/// weight rows `indices` (`count` of them): the bits `sk_gemv_f16(form, …)`
+/// gives those outputs of that row, at the cost of the rows asked for only
+/// (the logits' exact values for a few candidate tokens).
+void sk_gemv_f16_rows(int form, const uint16_t *w, const float *x, int in_count, const int32_t *indices, int count,
+                      float *out);
+
+/// `least` at most (`sk_logit_contenders`).
+#define SK_LOGIT_CONTENDERS_MAX_LEAST 64
+
+/// Writes into `indices` the positions of `row`'s values within `margin` of
+/// its largest or, when fewer than `least` (at most
+/// SK_LOGIT_CONTENDERS_MAX_LEAST) are, of its `least` largest; returns how
+/// many, 0 when no value is finite, -1 when more than `capacity` would be.
+/// The order of the indices is unspecified. `vectorized`: 0 the portable
+/// form, 1 AVX2 where the CPU has it; the same result.
+int sk_logit_contenders(int vectorized, const float *row, int count, float margin, int least, int32_t *indices,
+                        int capacity);
 
 // Attention over keys and values kept in half precision (the decoder's
 // cross-attention cache), float32 arithmetic.

@@ -10,6 +10,8 @@ struct TextDecoder: Sendable {
     /// Whether cross-attention keys and values are kept in half precision
     /// (every compute type but `float32`, the float reference).
     var crossAttentionInHalf = false
+    /// The logits through the embeddings (screened in int8 where they are half).
+    let projection: LogitProjection
 
     /// Cross-attention raw scores `q·kᵀ/√d` of selected heads, captured for
     /// word alignment. - Shape: per head `[tokenCount, positionCount]`.
@@ -118,7 +120,7 @@ struct TextDecoder: Sendable {
 
     /// Logits through the embedding matrix: `[rows, width] · Eᵀ`.
     func logits(_ hidden: [Float], rows: Int) -> [Float] {
-        weights.embeddings(hidden, rows: rows)
+        projection(hidden, rows: rows)
     }
 
     /// Causal self-attention of the new tokens over the cached ones.

@@ -59,6 +59,32 @@ struct HalfMatrix: Sendable {
         }
     }
 
+    /// Outputs `outputs` only of `input · Wᵀ` (no bias) into `output`
+    /// (`[rows, outCount]`, the other columns untouched), through the
+    /// few-row kernel a group of up to its row limit at a time: the bits
+    /// `multiply` gives those outputs for that many rows.
+    func multiply(_ input: UnsafePointer<Float>, rows: Int, outputs: Range<Int>,
+                  into output: UnsafeMutablePointer<Float>) {
+        precondition(outputs.lowerBound >= 0 && outputs.upperBound <= outCount, "HalfMatrix outputs out of range")
+        guard rows > 0, !outputs.isEmpty else { return }
+        let groupRows = Int(SK_HALF_GEMV_MAX_ROWS)
+        let groups = (outputs.count + 3) / 4
+        let parts = ComputeThreads.shares(of: groups)
+        bits.withUnsafeBufferPointer { w in
+            ComputeThreads.split(into: parts) { part in
+                let first = outputs.lowerBound + part * groups / parts * 4
+                let last = min(outputs.lowerBound + (part + 1) * groups / parts * 4, outputs.upperBound)
+                var row = 0
+                while row < rows {
+                    let count = min(groupRows, rows - row)
+                    sk_gemv_f16(3, w.baseAddress!, input + row * inCount, Int32(count), Int32(inCount), nil,
+                                Int32(first), Int32(last), output + row * outCount, Int32(outCount))
+                    row += count
+                }
+            }
+        }
+    }
+
     /// Bytes this matrix holds.
     var byteCount: Int { 2 * bits.count }
 }

@@ -16,6 +16,12 @@ struct QuantizedMatrix: Sendable {
         /// Activations kept float, weights dequantized as they are read
         /// (`ComputeType.int8Weights`): the weights' rounding only.
         case float
+        /// As `integer`, with what each activation row's quantization left
+        /// over quantized again and multiplied too: twice the integer
+        /// products for activations to about 14 bits, so the error is the
+        /// weights' rounding, which differs from output to output instead
+        /// of moving them all together (`LogitProjection`'s screen).
+        case integerWithResidual
     }
 
     let inCount: Int
@@ -84,18 +90,19 @@ struct QuantizedMatrix: Sendable {
         precondition(bias.isEmpty || bias.count == outCount, "QuantizedMatrix bias shape")
         guard rows > 0 else { return }
         switch arithmetic {
-        case .integer: multiplyInIntegers(input, rows: rows, bias: bias, into: output, path: path)
+        case .integer: multiplyInIntegers(input, rows: rows, levels: 1, bias: bias, into: output, path: path)
+        case .integerWithResidual: multiplyInIntegers(input, rows: rows, levels: 2, bias: bias, into: output, path: path)
         case .float: multiplyInFloat(input, rows: rows, bias: bias, into: output, path: path)
         }
     }
 
-    /// Activations quantized per row, int8 products summed in int32, scaled
-    /// back to float.
-    private func multiplyInIntegers(_ input: UnsafePointer<Float>, rows: Int, bias: [Float],
+    /// Activations quantized per row (`levels` 2: and their residual),
+    /// int8 products summed in int32, scaled back to float.
+    private func multiplyInIntegers(_ input: UnsafePointer<Float>, rows: Int, levels: Int, bias: [Float],
                                     into output: UnsafeMutablePointer<Float>, path: KernelPath) {
         let padded = Int(sk_padded_in(Int32(inCount)))
-        var activations = [Int8](repeating: 0, count: rows * padded)
-        var activationScales = [Float](repeating: 0, count: rows)
+        var activations = [Int8](repeating: 0, count: rows * levels * padded)
+        var activationScales = [Float](repeating: 0, count: rows * levels)
         activations.withUnsafeMutableBufferPointer { q in
             activationScales.withUnsafeMutableBufferPointer { s in
                 // An encoder window's rows (1500 × 2048 into the second
@@ -103,11 +110,19 @@ struct QuantizedMatrix: Sendable {
                 let parts = rows >= 64 ? ComputeThreads.shares(of: rows / 16) : 1
                 ComputeThreads.split(into: parts) { part in
                     let first = part * rows / parts, end = (part + 1) * rows / parts
-                    sk_quantize_rows(path.kernel, input + first * inCount, Int32(end - first), Int32(inCount),
-                                     q.baseAddress! + first * padded, s.baseAddress! + first)
+                    let x = input + first * inCount, q = q.baseAddress! + first * levels * padded
+                    let s = s.baseAddress! + first * levels
+                    if levels == 1 {
+                        return sk_quantize_rows(path.kernel, x, Int32(end - first), Int32(inCount), q, s)
+                    }
+                    withUnsafeTemporaryAllocation(of: Float.self, capacity: inCount) { residual in
+                        sk_quantize_rows_residual(path.kernel, x, Int32(end - first), Int32(inCount), q, s,
+                                                  residual.baseAddress!)
+                    }
                 }
             }
         }
+        let gemm = levels == 1 ? sk_gemm_s8 : sk_gemm_s8_residual
         let blocks = Int(sk_padded_out(Int32(outCount))) / 16
         let parts = ComputeThreads.shares(of: blocks)
         activations.withUnsafeBufferPointer { q in
@@ -117,7 +132,7 @@ struct QuantizedMatrix: Sendable {
                         sums.withUnsafeBufferPointer { wsum in
                             bias.withUnsafeBufferPointer { b in
                                 ComputeThreads.split(into: parts) { part in
-                                    sk_gemm_s8(path.kernel, q.baseAddress!, qs.baseAddress!, Int32(rows), Int32(inCount),
+                                    gemm(path.kernel, q.baseAddress!, qs.baseAddress!, Int32(rows), Int32(inCount),
                                                p.baseAddress!, ws.baseAddress!, wsum.baseAddress!,
                                                bias.isEmpty ? nil : b.baseAddress!, Int32(outCount),
                                                Int32(part * blocks / parts), Int32((part + 1) * blocks / parts),

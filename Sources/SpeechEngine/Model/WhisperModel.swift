@@ -22,7 +22,14 @@ public final class WhisperModel: Sendable {
     /// - Parameter computeType: int8 weights and kernels, or float32 (the default; see `ComputeType`).
     /// - Throws: `EngineError(.modelNotFound)` when files are missing,
     ///   `EngineError(.invalidModelFile)` when they are corrupt.
-    public init(directory: URL, computeType: ComputeType = .default) throws {
+    public convenience init(directory: URL, computeType: ComputeType = .default) throws {
+        try self.init(directory: directory, computeType: computeType, screensLogits: true)
+    }
+
+    /// - Parameter screensLogits: whether the logits go through an int8
+    ///   screen first where the embeddings are half (`LogitProjection`);
+    ///   off, every logit is the half product's (tests compare the two).
+    init(directory: URL, computeType: ComputeType, screensLogits: Bool) throws {
         self.directory = directory
         self.computeType = computeType
         // An installed model corrupted since its last check fails here, by hash,
@@ -36,7 +43,10 @@ public final class WhisperModel: Sendable {
         tokenizer = try BPETokenizer(directory: directory, isMultilingual: dimensions.isMultilingual)
         encoder = AudioEncoder(weights: weights.encoder, dimensions: dimensions)
         decoder = TextDecoder(weights: weights.decoder, dimensions: dimensions,
-                              crossAttentionInHalf: computeType != .float32)
+                              crossAttentionInHalf: computeType != .float32,
+                              projection: LogitProjection(embeddings: weights.decoder.embeddings,
+                                                          exactFrom: tokenizer.specialTokens.timestampBegin,
+                                                          screened: screensLogits))
     }
 
     /// The checked contents of a `model.bin`.
