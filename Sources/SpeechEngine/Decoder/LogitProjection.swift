@@ -63,9 +63,14 @@ struct LogitProjection: Sendable {
     /// Bytes the int8 copy adds to the embeddings'.
     var screenByteCount: Int { screen?.byteCount ?? 0 }
 
+    /// - Parameter screened: false for every logit exact (sampling at a
+    ///   temperature draws from the whole distribution; word alignment reads
+    ///   given tokens' probabilities).
     /// - Shape: `hidden` is `[rows, width]`; returns `[rows, vocabularySize]`.
-    func callAsFunction(_ hidden: [Float], rows: Int) -> [Float] {
-        guard let screen, case .half(let exact) = embeddings.weights else { return embeddings(hidden, rows: rows) }
+    func callAsFunction(_ hidden: [Float], rows: Int, screened: Bool) -> [Float] {
+        guard screened, let screen, case .half(let exact) = embeddings.weights else {
+            return embeddings(hidden, rows: rows)
+        }
         let width = embeddings.inCount, vocabulary = embeddings.outCount
         precondition(hidden.count == rows * width, "LogitProjection input shape mismatch")
         var logits = [Float](repeating: 0, count: rows * vocabulary)

@@ -12,9 +12,11 @@ extension TextDecoder {
     /// already finished), so no cache is copied to form the batch.
     /// - Parameter logitPositions: indices into each sequence's new tokens
     ///   whose logits are wanted; nil for the last one only.
+    /// - Parameter screenedLogits: as for the one-window `decode`.
     /// - Returns: per group, logits `[sequenceCount * logitPositions.count, vocabularySize]`.
     func decode(batch tokens: [[[Int]]], groups: [Int], caches: inout [SelfAttentionCache],
-                crosses: [CrossAttentionCache], logitPositions: [Int]?, clock: StageClock? = nil) -> [[Float]] {
+                crosses: [CrossAttentionCache], logitPositions: [Int]?, screenedLogits: Bool = false,
+                clock: StageClock? = nil) -> [[Float]] {
         precondition(tokens.count == groups.count, "decoder batch group mismatch")
         guard let length = tokens.first?.first?.count else { return tokens.map { _ in [] } }
         let stage: StageClock.Stage = length > 1 ? .decoderPrompt : .decoderStep
@@ -22,7 +24,7 @@ extension TextDecoder {
             forward(batch: tokens, groups: groups, length: length, caches: &caches, crosses: crosses,
                     logitPositions: logitPositions)
         }
-        let all = clock.measure(.logits) { logits(normed.hidden, rows: normed.rows) }
+        let all = clock.measure(.logits) { logits(normed.hidden, rows: normed.rows, screened: screenedLogits) }
         // Split the one logits matrix back into the groups' rows.
         let vocabulary = dimensions.vocabularySize
         let positionCount = logitPositions?.count ?? 1

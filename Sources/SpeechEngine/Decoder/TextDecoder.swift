@@ -41,15 +41,19 @@ struct TextDecoder: Sendable {
     ///   whose logits are wanted; nil for the last one only.
     /// - Returns: logits `[sequenceCount * logitPositions.count, vocabularySize]`,
     ///   sequence-major.
+    /// - Parameter screenedLogits: whether the logits may be screened
+    ///   (`LogitProjection`): exact where they can decide a greedy or beam
+    ///   choice. Off, every logit is exact.
     /// - Parameter clock: when given, the pass counts as `decode.prompt` (several
     ///   tokens per sequence) or `decode.step` (one), its projection as `decode.logits`.
     func decode(_ tokens: [[Int]], cache: inout SelfAttentionCache, cross: CrossAttentionCache,
-                logitPositions: [Int]?, capture: inout AlignmentCapture?, clock: StageClock? = nil) -> [Float] {
+                logitPositions: [Int]?, capture: inout AlignmentCapture?, screenedLogits: Bool = false,
+                clock: StageClock? = nil) -> [Float] {
         let stage: StageClock.Stage = tokens.first.map { $0.count > 1 } ?? false ? .decoderPrompt : .decoderStep
         let normed = clock.measure(stage) {
             forward(tokens, cache: &cache, cross: cross, logitPositions: logitPositions, capture: &capture)
         }
-        return clock.measure(.logits) { logits(normed.hidden, rows: normed.rows) }
+        return clock.measure(.logits) { logits(normed.hidden, rows: normed.rows, screened: screenedLogits) }
     }
 
     /// The decoder blocks and the final layer norm of the wanted rows, without the logits projection.
@@ -119,8 +123,8 @@ struct TextDecoder: Sendable {
     }
 
     /// Logits through the embedding matrix: `[rows, width] · Eᵀ`.
-    func logits(_ hidden: [Float], rows: Int) -> [Float] {
-        projection(hidden, rows: rows)
+    func logits(_ hidden: [Float], rows: Int, screened: Bool) -> [Float] {
+        projection(hidden, rows: rows, screened: screened)
     }
 
     /// Causal self-attention of the new tokens over the cached ones.

@@ -39,14 +39,17 @@ struct DecodingLoop {
         var run = Run(loop: self, temperature: temperature)
         var cache = model.decoder.makeSelfAttentionCache(sequenceCount: 1)
         var noCapture: TextDecoder.AlignmentCapture?
+        // Greedy and beam choices read the logits near each row's best;
+        // sampling at a temperature reads them all.
+        let screened = temperature == 0
         let prefill = model.decoder.decode([prompt], cache: &cache, cross: cross, logitPositions: run.prefillPositions,
-                                           capture: &noCapture, clock: clock)
+                                           capture: &noCapture, screenedLogits: screened, clock: clock)
         run.begin(prefillLogits: prefill, cache: &cache)
         while !run.isFinished {
             run.advance(generator: &generator, cache: &cache)
             if run.isFinished { break }
             run.logits = model.decoder.decode(run.nextTokens, cache: &cache, cross: cross, logitPositions: nil,
-                                              capture: &noCapture, clock: clock)
+                                              capture: &noCapture, screenedLogits: screened, clock: clock)
         }
         return run.result()
     }

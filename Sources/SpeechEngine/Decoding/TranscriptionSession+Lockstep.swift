@@ -45,7 +45,8 @@ extension TranscriptionSession {
         let crosses = loops.map(\.cross)
         let prefill = model.decoder.decode(batch: loops.map { [$0.prompt] }, groups: Array(loops.indices),
                                            caches: &caches, crosses: crosses,
-                                           logitPositions: runs[0].prefillPositions, clock: clock)
+                                           logitPositions: runs[0].prefillPositions,
+                                           screenedLogits: temperature == 0, clock: clock)
         for i in runs.indices { runs[i].begin(prefillLogits: prefill[i], cache: &caches[i]) }
         while true {
             for i in runs.indices where !runs[i].isFinished {
@@ -56,7 +57,8 @@ extension TranscriptionSession {
             let active = runs.indices.filter { !runs[$0].isFinished }
             if active.isEmpty { break }
             let logits = model.decoder.decode(batch: active.map { runs[$0].nextTokens }, groups: active,
-                                              caches: &caches, crosses: crosses, logitPositions: nil, clock: clock)
+                                              caches: &caches, crosses: crosses, logitPositions: nil,
+                                              screenedLogits: temperature == 0, clock: clock)
             for (k, i) in active.enumerated() { runs[i].logits = logits[k] }
         }
         return runs.map { $0.result() }

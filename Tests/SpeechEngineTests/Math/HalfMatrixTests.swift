@@ -105,6 +105,47 @@ import Testing
         }
     }
 
+    /// Chosen weight rows of one activation row (`sk_gemv_f16_rows`, the
+    /// logits' contenders) and a range of outputs (`multiply(outputs:)`, the
+    /// timestamps) carry the bits the whole product gives them, in every
+    /// form, across the kernel's 512-wide chunks and their tails.
+    @Test(arguments: [Case(rows: 1, inCount: 512, outCount: 301), Case(rows: 5, inCount: 1283, outCount: 37),
+                      Case(rows: 12, inCount: 5, outCount: 64)])
+    func chosenRowsAndRangesGiveTheWholeProductsBits(_ shape: Case) {
+        let (input, weight, _) = QuantizedMatrixTests.data(shape)
+        let bits = weight.map { Float16($0).bitPattern }
+        let matrix = HalfMatrix(bits: bits, outCount: shape.outCount, inCount: shape.inCount)
+        let chosen: [Int32] = [0, 3, Int32(shape.outCount - 1), 17 % Int32(shape.outCount), 2]
+        for form: Int32 in [0, 3] {
+            for r in 0..<shape.rows {
+                let row = Array(input[(r * shape.inCount)..<((r + 1) * shape.inCount)])
+                var whole = [Float](repeating: .nan, count: shape.outCount)
+                var picked = [Float](repeating: .nan, count: chosen.count)
+                bits.withUnsafeBufferPointer { w in
+                    sk_gemv_f16(form, w.baseAddress!, row, 1, Int32(shape.inCount), nil, 0, Int32(shape.outCount),
+                                &whole, Int32(shape.outCount))
+                    sk_gemv_f16_rows(form, w.baseAddress!, row, Int32(shape.inCount), chosen, Int32(chosen.count), &picked)
+                }
+                #expect(picked.map(\.bitPattern) == chosen.map { whole[Int($0)].bitPattern }, "form \(form), row \(r)")
+            }
+        }
+        // A range of outputs for every row: each row's bits as it gets alone (up to 8 rows a group).
+        let outputs = 2..<(shape.outCount - 1)
+        var ranged = [Float](repeating: -1, count: shape.rows * shape.outCount)
+        input.withUnsafeBufferPointer { x in
+            ranged.withUnsafeMutableBufferPointer { y in
+                ComputeThreads.with(2) { matrix.multiply(x.baseAddress!, rows: shape.rows, outputs: outputs, into: y.baseAddress!) }
+            }
+        }
+        for r in 0..<shape.rows {
+            let alone = Self.multiply(matrix, Array(input[(r * shape.inCount)..<((r + 1) * shape.inCount)]), rows: 1,
+                                      bias: [], vectorized: true)
+            let row = ranged[(r * shape.outCount)..<((r + 1) * shape.outCount)]
+            #expect(outputs.allSatisfy { row[r * shape.outCount + $0].bitPattern == alone[$0].bitPattern }, "row \(r)")
+            #expect(row.first == -1 && row.last == -1, "row \(r): outputs outside the range written")
+        }
+    }
+
     static func multiply(_ matrix: HalfMatrix, _ input: [Float], rows: Int, bias: [Float],
                          vectorized: Bool) -> [Float] {
         product(input, outCount: matrix.outCount, rows: rows) {
