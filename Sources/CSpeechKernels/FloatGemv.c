@@ -104,7 +104,14 @@ AVX2_FMA static void gemv_avx2(const float *x, int rows, int in_count, const int
         for (int r = 0; r < rows; r++) {
             block_row(x + (size_t)r * in_count, in_count, w, sums);
             float *y = out + (size_t)r * out_stride + first;
-            for (int j = 0; j < count; j++) y[j] = sums[j] * wscales[first + j] + (bias ? bias[first + j] : 0);
+            // Not `bias ? bias[j] : 0` per output: the compiler makes that a
+            // masked load, which from NULL (the bias-free logits) takes a
+            // microcode assist on every vector.
+            if (bias) {
+                for (int j = 0; j < count; j++) y[j] = sums[j] * wscales[first + j] + bias[first + j];
+            } else {
+                for (int j = 0; j < count; j++) y[j] = sums[j] * wscales[first + j] + 0.0f;
+            }
         }
     }
 }

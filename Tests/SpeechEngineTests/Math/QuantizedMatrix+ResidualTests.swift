@@ -11,9 +11,13 @@ import Testing
 @Suite struct QuantizedMatrixResidualTests {
     typealias Case = QuantizedMatrixTests.Case
 
-    /// The int8 suites' shapes, and a row count a tile (8 quantized rows, 4
-    /// output rows) does not divide.
-    static let cases = QuantizedMatrixTests.cases + [Case(rows: 7, inCount: 512, outCount: 51_865)]
+    /// The screen's shapes (a window's beams, eight windows' beams, over the
+    /// vocabulary), a row count a tile (8 quantized rows, 4 output rows) does
+    /// not divide, and the int8 suite's shapes with tails everywhere.
+    static let cases = [
+        Case(rows: 5, inCount: 512, outCount: 51_865), Case(rows: 40, inCount: 512, outCount: 4096),
+        Case(rows: 7, inCount: 512, outCount: 2048),
+    ] + QuantizedMatrixTests.cases.filter { $0.inCount * $0.outCount < 100_000 }
 
     /// The largest error weights at step `max|w| / 127` and activations at
     /// the second level's step allow for each output.
