@@ -19,30 +19,13 @@ import Testing
         Case(rows: 7, inCount: 512, outCount: 2048),
     ] + QuantizedMatrixTests.cases.filter { $0.inCount * $0.outCount < 100_000 }
 
-    /// The largest error weights at step `max|w| / 127` and activations at
-    /// the second level's step allow for each output.
-    static func bound(_ x: [Float], rows: Int, _ w: [Float], outCount: Int, inCount: Int) -> [Float] {
-        let (xMax, sumX) = QuantizedMatrixTests.rowMagnitudes(x, count: rows, width: inCount)
-        let (wMax, sumW) = QuantizedMatrixTests.rowMagnitudes(w, count: outCount, width: inCount)
-        let magnitude = Linear(weight: w.map(abs), bias: [], inCount: inCount, outCount: outCount)(x.map(abs), rows: rows)
-        var bound = [Float](repeating: 0, count: rows * outCount)
-        for r in 0..<rows {
-            let xStep = xMax[r] / 127 / 254
-            for o in 0..<outCount {
-                let wStep = wMax[o] / 127
-                let quantization = sumX[r] * wStep / 2 + xStep * sumW[o] / 2 + Float(inCount) * xStep * wStep / 4
-                bound[r * outCount + o] = quantization + 1e-5 * magnitude[r * outCount + o] + 1e-6
-            }
-        }
-        return bound
-    }
-
     @Test(arguments: cases)
     func everyPathMatchesSgemmWithinTheWeightsRounding(_ shape: Case) {
         let (rows, inCount, outCount) = (shape.rows, shape.inCount, shape.outCount)
         let (input, weight, bias) = QuantizedMatrixTests.data(shape)
         let reference = Linear(weight: weight, bias: bias, inCount: inCount, outCount: outCount)(input, rows: rows)
-        let bound = Self.bound(input, rows: rows, weight, outCount: outCount, inCount: inCount)
+        let bound = QuantizedMatrixTests.bound(input, rows: rows, weight, outCount: outCount, inCount: inCount,
+                                               levels: 2)
         let matrix = QuantizedMatrix(weight: weight, outCount: outCount, inCount: inCount,
                                      arithmetic: .integerWithResidual)
         var results: [KernelPath: [Float]] = [:]

@@ -69,14 +69,16 @@ import Testing
         return (maximum, sum)
     }
 
-    /// The largest error quantization allows for each output (see the suite).
-    static func bound(_ x: [Float], rows: Int, _ w: [Float], outCount: Int, inCount: Int) -> [Float] {
+    /// The largest error quantization allows for each output (see the suite);
+    /// `levels` 2: activations with their residual (`integerWithResidual`),
+    /// whose step is at most `max|x| / 127 / 254`.
+    static func bound(_ x: [Float], rows: Int, _ w: [Float], outCount: Int, inCount: Int, levels: Int = 1) -> [Float] {
         let (xMax, sumX) = rowMagnitudes(x, count: rows, width: inCount)
         let (wMax, sumW) = rowMagnitudes(w, count: outCount, width: inCount)
         let magnitude = Linear(weight: w.map(abs), bias: [], inCount: inCount, outCount: outCount)(x.map(abs), rows: rows)
         var bound = [Float](repeating: 0, count: rows * outCount)
         for r in 0..<rows {
-            let xScale = xMax[r] / 127
+            let xScale = levels == 1 ? xMax[r] / 127 : xMax[r] / 127 / 254
             for o in 0..<outCount {
                 let wScale = wMax[o] / 127
                 let quantization = sumX[r] * wScale / 2 + xScale * sumW[o] / 2 + Float(inCount) * xScale * wScale / 4
