@@ -85,23 +85,6 @@ quantize_row(const float *source, int in_count, int padded, int offset, int8_t *
     *scale = magnitude / 127.0f;
 }
 
-static void quantize_rows_portable(const float *x, int rows, int in_count, int offset, int8_t *q, float *scales) {
-    const int padded = sk_padded_in(in_count);
-    for (int r = 0; r < rows; r++)
-        quantize_row(x + (size_t)r * in_count, in_count, padded, offset, q + (size_t)r * padded, scales + r);
-}
-
-#if defined(__x86_64__) || defined(__i386__)
-/// The same C compiled for AVX2, so that the compiler vectorizes it 8 wide
-/// (the portable build may assume SSE2 only).
-__attribute__((target("avx2")))
-static void quantize_rows_avx2(const float *x, int rows, int in_count, int offset, int8_t *q, float *scales) {
-    const int padded = sk_padded_in(in_count);
-    for (int r = 0; r < rows; r++)
-        quantize_row(x + (size_t)r * in_count, in_count, padded, offset, q + (size_t)r * padded, scales + r);
-}
-#endif
-
 /// A row and what its quantization left over, each quantized: rows `2r`
 /// and `2r + 1` of `q`. Adding the two levels' products gives the
 /// activations to about 14 bits.
@@ -116,47 +99,56 @@ quantize_row_residual(const float *source, int in_count, int padded, int offset,
     quantize_row(residual, in_count, padded, offset, target + padded, scales + 1);
 }
 
-static void quantize_rows_residual_portable(const float *x, int rows, int in_count, int offset, int8_t *q,
-                                            float *scales, float *residual) {
+/// Every row quantized, with its residual as a second level when
+/// `residual` (scratch of `in_count` floats) is given.
+static inline __attribute__((always_inline)) void
+quantize_rows_body(const float *x, int rows, int in_count, int offset, int8_t *q, float *scales, float *residual) {
     const int padded = sk_padded_in(in_count);
-    for (int r = 0; r < rows; r++)
-        quantize_row_residual(x + (size_t)r * in_count, in_count, padded, offset, q + (size_t)2 * r * padded,
-                              scales + 2 * r, residual);
-}
-
-#if defined(__x86_64__) || defined(__i386__)
-__attribute__((target("avx2")))
-static void quantize_rows_residual_avx2(const float *x, int rows, int in_count, int offset, int8_t *q,
-                                        float *scales, float *residual) {
-    const int padded = sk_padded_in(in_count);
-    for (int r = 0; r < rows; r++)
-        quantize_row_residual(x + (size_t)r * in_count, in_count, padded, offset, q + (size_t)2 * r * padded,
-                              scales + 2 * r, residual);
-}
-#endif
-
-void sk_quantize_rows_residual(sk_path path, const float *x, int rows, int in_count, int8_t *q, float *scales,
-                               float *residual) {
-    const int offset = path == SK_PATH_VNNI ? 128 : 0;
-#if defined(__x86_64__) || defined(__i386__)
-    if (path != SK_PATH_SCALAR) {
-        quantize_rows_residual_avx2(x, rows, in_count, offset, q, scales, residual);
-        return;
+    for (int r = 0; r < rows; r++) {
+        const float *source = x + (size_t)r * in_count;
+        if (residual)
+            quantize_row_residual(source, in_count, padded, offset, q + (size_t)2 * r * padded, scales + 2 * r,
+                                  residual);
+        else
+            quantize_row(source, in_count, padded, offset, q + (size_t)r * padded, scales + r);
     }
-#endif
-    quantize_rows_residual_portable(x, rows, in_count, offset, q, scales, residual);
 }
 
-void sk_quantize_rows(sk_path path, const float *x, int rows, int in_count, int8_t *q, float *scales) {
+static void quantize_rows_portable(const float *x, int rows, int in_count, int offset, int8_t *q, float *scales,
+                                   float *residual) {
+    quantize_rows_body(x, rows, in_count, offset, q, scales, residual);
+}
+
+#if defined(__x86_64__) || defined(__i386__)
+/// The same C compiled for AVX2, so that the compiler vectorizes it 8 wide
+/// (the portable build may assume SSE2 only).
+__attribute__((target("avx2")))
+static void quantize_rows_avx2(const float *x, int rows, int in_count, int offset, int8_t *q, float *scales,
+                               float *residual) {
+    quantize_rows_body(x, rows, in_count, offset, q, scales, residual);
+}
+#endif
+
+static void quantize_rows(sk_path path, const float *x, int rows, int in_count, int8_t *q, float *scales,
+                          float *residual) {
     // VNNI reads activations as unsigned bytes: a + 128 (zero is 128).
     const int offset = path == SK_PATH_VNNI ? 128 : 0;
 #if defined(__x86_64__) || defined(__i386__)
     if (path != SK_PATH_SCALAR) {
-        quantize_rows_avx2(x, rows, in_count, offset, q, scales);
+        quantize_rows_avx2(x, rows, in_count, offset, q, scales, residual);
         return;
     }
 #endif
-    quantize_rows_portable(x, rows, in_count, offset, q, scales);
+    quantize_rows_portable(x, rows, in_count, offset, q, scales, residual);
+}
+
+void sk_quantize_rows(sk_path path, const float *x, int rows, int in_count, int8_t *q, float *scales) {
+    quantize_rows(path, x, rows, in_count, q, scales, NULL);
+}
+
+void sk_quantize_rows_residual(sk_path path, const float *x, int rows, int in_count, int8_t *q, float *scales,
+                               float *residual) {
+    quantize_rows(path, x, rows, in_count, q, scales, residual);
 }
 
 /// The portable tile: the same sums in plain C (at most 8 rows, 2 blocks).

@@ -3,15 +3,17 @@ import CSpeechKernels
 /// The decoder's last product, logits `[rows, width] · Eᵀ` through the
 /// token embeddings (51,865 rows for a multilingual model), screened: every
 /// logit first through an int8 copy of the embeddings (half the bytes of the
-/// half-precision matrix, four products per instruction), then again from
-/// the half weights exactly where a value can decide something: each row's
-/// tokens within ``margin`` of its best (at least its ``least`` best), and
-/// every token from ``exactFrom`` on (the timestamps, whose total the
-/// timestamp rule weighs against the best text token). The rest keep their
-/// int8 values: more than ``margin`` below the row's best, a token whose
-/// probability is under e⁻⁸ of the best's, where the int8 rounding (a few
-/// hundredths; `LogitProjectionTests`) moves no choice and the log-softmax's
-/// normaliser by far less than a float's precision.
+/// half-precision matrix, VNNI's integer products), its activations in two
+/// int8 levels (`integerWithResidual`), then again from the half weights
+/// exactly where a value can decide something: each row's tokens within
+/// ``margin`` of its best (at least its ``least`` best), and every token
+/// from ``exactFrom`` on (the timestamps, whose total the timestamp rule
+/// weighs against the best text token). The rest keep their int8 values:
+/// more than ``margin`` below the row's best and outside its ``least`` best,
+/// with only the weights' rounding (about 0.09 RMS on whisper-base's hidden
+/// rows, at most 0.63), which moves no choice and the log-softmax's
+/// normaliser by less than 1e-3 (median 7e-6; Benchmarks/RESULTS.md,
+/// "Screened logits"; `LogitProjectionTests`).
 ///
 /// Exact values are the bits the few-row half product (`sk_gemv_f16`) gives
 /// them, so for up to `Linear.rowsThroughGEMV` rows (greedy steps, one

@@ -8,8 +8,8 @@
 /// (`CrossAttentionCache`), and the types whose embeddings are half screen
 /// the logits of greedy and beam steps through an int8 copy of them, exact
 /// wherever a value can decide a token (`LogitProjection`: the same
-/// transcripts, a third of the projection's time, 26 MB more for
-/// whisper-base). Figures in Benchmarks/RESULTS.md ("Weights in half
+/// transcripts, a third of the projection's time, 25 MB more peak
+/// memory for whisper-base). Figures in Benchmarks/RESULTS.md ("Weights in half
 /// precision, and in int8 with float activations"; "The encoder in int8";
 /// "Screened logits").
 ///
