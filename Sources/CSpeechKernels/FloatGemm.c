@@ -197,6 +197,54 @@ static AVX512 void pack_panel_rows_wide(const float *b, int ldb, int k, int j0, 
         _mm512_storeu_ps(panel + (size_t)p * PANEL,
                          _mm512_mask_i32gather_ps(_mm512_setzero_ps(), mask, offsets, base + p, 4));
 }
+
+/// `pack_panel` for B given as half-precision `[n, k]` rows: a 16x16 block
+/// (16 rows, 16 halves each) widened in registers and transposed, four
+/// rounds each swapping one bit of the row index with the same bit of the
+/// column index. Widening is exact, so the panel holds the values (and the
+/// product the bits) of widening B to float first, without that float copy
+/// or sixteen-element gathers (which took as long as the decoder's
+/// products at a beam-5 batch's 40 rows).
+static AVX512 void pack_panel_half_wide(const uint16_t *b, int ldb, int k, int j0, int cols, float *panel) {
+    __m512i low[4], high[4];
+    for (int round = 0; round < 4; round++) {
+        const int bit = 1 << round;
+        int32_t l[16], h[16];
+        for (int p = 0; p < 16; p++) {
+            l[p] = (p & bit) ? 16 + p - bit : p;
+            h[p] = (p & bit) ? 16 + p : p + bit;
+        }
+        low[round] = _mm512_loadu_si512(l);
+        high[round] = _mm512_loadu_si512(h);
+    }
+    const uint16_t *base = b + (size_t)j0 * ldb;
+    for (int p0 = 0; p0 < k; p0 += PANEL) {
+        const int width = k - p0 < PANEL ? k - p0 : PANEL;
+        __m512 r[PANEL];
+        for (int jj = 0; jj < PANEL; jj++) {
+            const uint16_t *row = base + (size_t)jj * ldb + p0;
+            if (jj >= cols) {
+                r[jj] = _mm512_setzero_ps();
+            } else if (width == PANEL) {
+                r[jj] = _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)row));
+            } else {
+                uint16_t tail[PANEL] = {0};
+                memcpy(tail, row, sizeof(uint16_t) * (size_t)width);
+                r[jj] = _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)tail));
+            }
+        }
+        for (int round = 0; round < 4; round++) {
+            const int bit = 1 << round;
+            for (int jj = 0; jj < PANEL; jj++) {
+                if (jj & bit) continue;
+                const __m512 x = r[jj], y = r[jj + bit];
+                r[jj] = _mm512_permutex2var_ps(x, low[round], y);
+                r[jj + bit] = _mm512_permutex2var_ps(x, high[round], y);
+            }
+        }
+        for (int q = 0; q < width; q++) _mm512_storeu_ps(panel + (size_t)(p0 + q) * PANEL, r[q]);
+    }
+}
 #endif
 
 int sk_float_gemm_vectorized(void) {
@@ -214,9 +262,10 @@ int sk_float_gemm_best(void) {
     return sk_float_gemm_vectorized() ? SK_FLOAT_AVX2 : SK_FLOAT_PORTABLE;
 }
 
-/// The AVX-512 form: two panels packed back to back per pass over A.
+/// The AVX-512 form: two panels packed back to back per pass over A. B is
+/// `b` as float or, when `b` is NULL, `half` as half-precision `[n, k]` rows.
 static int sgemm_wide(int trans_b, int m, int n, int k, float alpha, const float *a, int lda, const float *b,
-                      int ldb, int accumulate, float *c, int ldc) {
+                      const uint16_t *half, int ldb, int accumulate, float *c, int ldc) {
 #if defined(__x86_64__) || defined(__i386__)
     float *panel = malloc(sizeof(float) * (size_t)k * PANEL * WIDE_PANELS);
     if (!panel) return -1;
@@ -232,7 +281,8 @@ static int sgemm_wide(int trans_b, int m, int n, int k, float alpha, const float
             out.mask[q] = (__mmask16)((1u << panel_cols) - 1);
             if (panel_cols == 0) continue;
             float *target = panel + (size_t)q * k * PANEL;
-            if (gathers) pack_panel_rows_wide(b, ldb, k, j0 + q * PANEL, out.mask[q], target);
+            if (!b) pack_panel_half_wide(half, ldb, k, j0 + q * PANEL, panel_cols, target);
+            else if (gathers) pack_panel_rows_wide(b, ldb, k, j0 + q * PANEL, out.mask[q], target);
             else pack_panel(trans_b, b, ldb, k, j0 + q * PANEL, panel_cols, target);
         }
         for (int i0 = 0; i0 < m; i0 += WIDE_ROWS) {
@@ -244,7 +294,7 @@ static int sgemm_wide(int trans_b, int m, int n, int k, float alpha, const float
     free(panel);
     return 0;
 #else
-    (void)trans_b; (void)m; (void)n; (void)k; (void)alpha; (void)a; (void)lda; (void)b; (void)ldb;
+    (void)trans_b; (void)m; (void)n; (void)k; (void)alpha; (void)a; (void)lda; (void)b; (void)half; (void)ldb;
     (void)accumulate; (void)c; (void)ldc;
     return -1;
 #endif
@@ -257,7 +307,7 @@ int sk_sgemm(int path, int trans_b, int m, int n, int k, float alpha,
         if (!accumulate) for (int i = 0; i < m; i++) memset(c + (size_t)i * ldc, 0, sizeof(float) * (size_t)n);
         return 0;
     }
-    if (path == SK_FLOAT_AVX512) return sgemm_wide(trans_b, m, n, k, alpha, a, lda, b, ldb, accumulate, c, ldc);
+    if (path == SK_FLOAT_AVX512) return sgemm_wide(trans_b, m, n, k, alpha, a, lda, b, NULL, ldb, accumulate, c, ldc);
     const int vectorized = path == SK_FLOAT_AVX2;
     float *panel = malloc(sizeof(float) * (size_t)k * PANEL);
     if (!panel) return -1;
@@ -280,4 +330,15 @@ int sk_sgemm(int path, int trans_b, int m, int n, int k, float alpha,
     }
     free(panel);
     return 0;
+}
+
+int sk_sgemm_half(int m, int n, int k, float alpha, const float *a, int lda, const uint16_t *b, int ldb,
+                  int accumulate, float *c, int ldc) {
+    if (sk_float_gemm_best() != SK_FLOAT_AVX512 || !b) return -1;
+    if (m <= 0 || n <= 0) return 0;
+    if (k <= 0) {
+        if (!accumulate) for (int i = 0; i < m; i++) memset(c + (size_t)i * ldc, 0, sizeof(float) * (size_t)n);
+        return 0;
+    }
+    return sgemm_wide(1, m, n, k, alpha, a, lda, NULL, b, ldb, accumulate, c, ldc);
 }

@@ -203,4 +203,13 @@ int sk_float_gemm_best(void);
 int sk_sgemm(int path, int trans_b, int m, int n, int k, float alpha,
              const float *a, int lda, const float *b, int ldb, int accumulate, float *c, int ldc);
 
+/// `sk_sgemm(SK_FLOAT_AVX512, 1, ...)` with B given as half-precision
+/// `[n, k]` rows (IEEE binary16 bits, row stride `ldb`), widened as its
+/// panels are packed: the bits of widening B to float first and calling
+/// `sk_sgemm`, without the float copy (`HalfMatrix` over many rows). Returns
+/// 0, or -1 where the CPU has no AVX-512 form or the panels could not be
+/// allocated (C untouched).
+int sk_sgemm_half(int m, int n, int k, float alpha, const float *a, int lda, const uint16_t *b, int ldb,
+                  int accumulate, float *c, int ldc);
+
 #endif

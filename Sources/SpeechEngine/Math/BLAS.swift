@@ -66,6 +66,10 @@ enum BLAS {
     /// encoder's shapes, the same bits), else AVX2+FMA.
     static let ownProductsPath: Int32 = sk_float_gemm_best()
 
+    /// Whether `sgemm` is the own AVX-512 tiles, which also take half
+    /// weights (`sk_sgemm_half`) with the bits of widening them first.
+    static let packsHalfWeights = usesOwnProducts && ownProductsPath == SK_FLOAT_AVX512.rawValue
+
     /// `y = alpha·op(A)·x + beta·y` (cblas_sgemv).
     @inline(__always)
     static func sgemv(_ order: CBLAS_ORDER, _ trans: CBLAS_TRANSPOSE, _ m: Int32, _ n: Int32, _ alpha: Float,

@@ -29,8 +29,12 @@ struct HalfMatrix: Sendable {
     /// `output = input · Wᵀ (+ bias)` in float32. Up to
     /// `Linear.rowsThroughGEMV` rows (decoder steps) the few-row kernel widens
     /// each weight once per call and dots every row with it from cache;
-    /// longer inputs (encoder windows, prompts) go through ``PanelProduct``.
+    /// longer inputs (encoder windows, prompts, beam-5 batches) go through
+    /// ``PanelProduct``, whose panels the AVX-512 tiles pack straight from
+    /// the half weights where they are the engine's sgemm.
     /// Threads split the outputs, so every weight is read from memory once per call.
+    /// - Parameter vectorized: false runs the portable few-row kernel and
+    ///   float panels (the forms the fast ones are tested against).
     /// - Shape: `input` is `[rows, inCount]`, `output` `[rows, outCount]`;
     ///   `bias` is empty or `[outCount]`.
     func multiply(_ input: UnsafePointer<Float>, rows: Int, bias: [Float], into output: UnsafeMutablePointer<Float>,
@@ -51,8 +55,15 @@ struct HalfMatrix: Sendable {
                     }
                     return
                 }
+                // Where sgemm is the engine's AVX-512 tiles, they widen the
+                // half weights as they pack them (the same bits, no float panel).
+                let direct: ((Int, Int) -> Bool)? = vectorized && BLAS.packsHalfWeights ? { first, count in
+                    sk_sgemm_half(Int32(rows), Int32(count), Int32(inCount), 1, input, Int32(inCount),
+                                  w.baseAddress! + first * inCount, Int32(inCount), 1, output + first,
+                                  Int32(outCount)) == 0
+                } : nil
                 PanelProduct.multiply(input, rows: rows, inCount: inCount, outCount: outCount, bias: biasPointer,
-                                      alignment: 1, into: output) { first, count, panel in
+                                      alignment: 1, into: output, direct: direct) { first, count, panel in
                     cf16_to_f32(w.baseAddress! + first * inCount, panel, count * inCount)
                 }
             }

@@ -17,13 +17,20 @@ enum PanelProduct {
         max(1, panelFloats / (alignment * inCount)) * alignment
     }
 
-    /// - Parameter widen: writes output rows `first ..< first + count` of the
-    ///   weights as float, `[count, inCount]`, into the panel; called from
-    ///   several threads at once, on disjoint rows.
+    /// - Parameters:
+    ///   - direct: multiplies output rows `first ..< first + count` straight
+    ///     from the compact weights, adding into `output` (which holds the
+    ///     bias), and says whether it could; where it could not, those rows
+    ///     take the panel path. Called from several threads at once, on
+    ///     disjoint rows.
+    ///   - widen: writes output rows `first ..< first + count` of the
+    ///     weights as float, `[count, inCount]`, into the panel; called from
+    ///     several threads at once, on disjoint rows.
     /// - Shape: `input` is `[rows, inCount]`, `output` `[rows, outCount]`,
     ///   `bias` nil or `[outCount]`.
     static func multiply(_ input: UnsafePointer<Float>, rows: Int, inCount: Int, outCount: Int,
                          bias: UnsafePointer<Float>?, alignment: Int, into output: UnsafeMutablePointer<Float>,
+                         direct: ((_ first: Int, _ count: Int) -> Bool)? = nil,
                          widen: (_ first: Int, _ count: Int, _ panel: UnsafeMutablePointer<Float>) -> Void) {
         Linear.fill(output, rows: rows, outCount: outCount, bias: bias)
         let panelRows = panelRows(inCount: inCount, alignment: alignment)
@@ -34,14 +41,20 @@ enum PanelProduct {
         let parts = ComputeThreads.shares(of: units)
         ComputeThreads.split(into: parts) { part in
             let end = min((part + 1) * units / parts * alignment, outCount)
-            let panel = UnsafeMutablePointer<Float>.allocate(capacity: panelRows * inCount)
-            defer { panel.deallocate() }
+            var panel: UnsafeMutablePointer<Float>?
+            defer { panel?.deallocate() }
             var first = part * units / parts * alignment
             while first < end {
                 let count = min(panelRows, end - first)
-                widen(first, count, panel)
+                if direct?(first, count) == true {
+                    first += count
+                    continue
+                }
+                let buffer = panel ?? UnsafeMutablePointer<Float>.allocate(capacity: panelRows * inCount)
+                panel = buffer
+                widen(first, count, buffer)
                 BLAS.sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, Int32(rows), Int32(count), Int32(inCount),
-                           1, input, Int32(inCount), panel, Int32(inCount), 1, output + first, Int32(outCount))
+                           1, input, Int32(inCount), buffer, Int32(inCount), 1, output + first, Int32(outCount))
                 first += count
             }
         }

@@ -100,6 +100,33 @@ import Testing
         }
     }
 
+    /// Half weights widened as they are packed (`sk_sgemm_half`, `HalfMatrix`
+    /// over many rows) give the bits of widening them first and running the
+    /// float tiles: the decoder's shapes at a beam-5 batch (40 rows), and
+    /// ragged ones (k not a multiple of the 16-wide blocks, a one-panel tail,
+    /// rows short of a tile, strides wider than the product).
+    @Test(.enabled(if: sk_float_gemm_best() == Int32(SK_FLOAT_AVX512.rawValue), "AVX-512 on this CPU"),
+          arguments: [Shape(40, 1536, 512, transB: true), Shape(40, 512, 2048, transB: true),
+                      Shape(25, 40, 70, transB: true), Shape(7, 17, 5, transB: true), Shape(1, 1, 1, transB: true),
+                      Shape(13, 31, 300, transB: true, lda: 301, ldb: 307, ldc: 33)])
+    func halfPanelsGiveTheWidenedBits(_ shape: Shape) {
+        let a = Self.values(shape.m * shape.lda, seed: 1)
+        let half = Self.values(shape.n * shape.ldb, seed: 2).map { Float16($0 * 4).bitPattern }
+        let widened = half.map { Float(Float16(bitPattern: $0)) }
+        for (alpha, accumulate) in [(Float(1), false), (0.125, false), (1, true)] {
+            let start = accumulate ? Self.values(shape.m * shape.ldc, seed: 3)
+                : [Float](repeating: .nan, count: shape.m * shape.ldc)
+            var expected = start, actual = start
+            let (m, n, k) = (Int32(shape.m), Int32(shape.n), Int32(shape.k))
+            let (lda, ldb, ldc) = (Int32(shape.lda), Int32(shape.ldb), Int32(shape.ldc))
+            #expect(sk_sgemm(Int32(SK_FLOAT_AVX512.rawValue), 1, m, n, k, alpha, a, lda, widened, ldb,
+                             accumulate ? 1 : 0, &expected, ldc) == 0)
+            #expect(sk_sgemm_half(m, n, k, alpha, a, lda, half, ldb, accumulate ? 1 : 0, &actual, ldc) == 0)
+            #expect(actual.map(\.bitPattern) == expected.map(\.bitPattern),
+                    "\(shape) alpha \(alpha) accumulate \(accumulate)")
+        }
+    }
+
     /// A product over nothing writes zeros (or leaves C) as sgemm does.
     @Test func emptySumWritesZerosOrLeavesC() {
         for path in Self.paths {

@@ -72,6 +72,25 @@ import Testing
         #expect(product(form: 3) == buffered, "\(shape): the fastest form")
     }
 
+    /// Past the few-row kernel, the AVX-512 tiles widen the weights as they
+    /// pack them: the bits of the float panels the other forms widen into
+    /// first (`vectorized: false` keeps those), with 1 and 2 threads.
+    @Test(.enabled(if: BLAS.packsHalfWeights, "the engine's AVX-512 tiles are its sgemm"),
+          arguments: [Case(rows: 40, inCount: 512, outCount: 1536), Case(rows: 40, inCount: 384, outCount: 1157),
+                      Case(rows: 9, inCount: 1283, outCount: 7)])
+    func widenedAsPackedGivesThePanelsBits(_ shape: Case) {
+        let (input, weight, bias) = QuantizedMatrixTests.data(shape)
+        let matrix = HalfMatrix(bits: weight.map { Float16($0).bitPattern }, outCount: shape.outCount,
+                                inCount: shape.inCount)
+        let panels = Self.multiply(matrix, input, rows: shape.rows, bias: bias, vectorized: false)
+        for threads in [1, 2] {
+            let packed = ComputeThreads.with(threads) {
+                Self.multiply(matrix, input, rows: shape.rows, bias: bias, vectorized: true)
+            }
+            #expect(packed.map(\.bitPattern) == panels.map(\.bitPattern), "\(shape), \(threads) threads")
+        }
+    }
+
     @Test func rowsWidenExactlyAndTheLayerHoldsHalfTheBytes() {
         let (outCount, inCount) = (37, 53)
         let bits = Self.halves(outCount * inCount, seed: 31, scale: 1)
