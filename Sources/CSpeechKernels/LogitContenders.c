@@ -128,3 +128,12 @@ int sk_logit_contenders(int vectorized, const float *row, int count, float margi
     // best instead, a superset, as a beam's next candidates must be exact.
     return found >= least ? found : top(row, count, least, indices);
 }
+
+int sk_top_indices(int vectorized, const float *row, int count, int k, int32_t *indices) {
+    if (k <= 0) return 0;
+    if (k > SK_LOGIT_CONTENDERS_MAX_LEAST) k = SK_LOGIT_CONTENDERS_MAX_LEAST;
+#if defined(__x86_64__) || defined(__i386__)
+    if (vectorized && __builtin_cpu_supports("avx2")) return top_avx2(row, count, k, indices);
+#endif
+    return top_portable(row, count, k, indices);
+}

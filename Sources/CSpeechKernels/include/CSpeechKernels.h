@@ -136,6 +136,12 @@ void sk_gemv_f16_rows(int form, const uint16_t *w, const float *x, int in_count,
 int sk_logit_contenders(int vectorized, const float *row, int count, float margin, int least, int32_t *indices,
                         int capacity);
 
+/// Writes into `indices` the positions of `row`'s `k` (at most
+/// SK_LOGIT_CONTENDERS_MAX_LEAST) largest finite values, largest first and
+/// the earlier position first among equals; returns how many (fewer when
+/// fewer are finite). `vectorized` as for `sk_logit_contenders`.
+int sk_top_indices(int vectorized, const float *row, int count, int k, int32_t *indices);
+
 // Attention over keys and values kept in half precision (the decoder's
 // cross-attention cache), float32 arithmetic.
 

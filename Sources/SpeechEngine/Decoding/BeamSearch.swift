@@ -1,3 +1,5 @@
+import CSpeechKernels
+
 /// Beam search over one window with Whisper's bookkeeping: each beam
 /// proposes its `beamSize + 1` best tokens, the best `beamSize` unfinished
 /// sequences continue, finished ones are kept until `beamSize` have ended.
@@ -17,9 +19,16 @@ struct BeamSearch {
     var isComplete: Bool { finished.count >= beamSize }
 
     /// Extends the beams by one token.
+    /// - Parameters:
+    ///   - logits: `[sequences.count, vocabulary]`, filtered.
+    ///   - normalizers: each row's log Σ exp: a token's log-probability is
+    ///     its logit less its row's, taken only for the few tokens proposed
+    ///     instead of written out for the whole vocabulary.
     /// - Returns: the next sequences and, for each, the index of the beam it continues.
-    mutating func step(sequences: [[Int]], logProbabilities: [Float], vocabulary: Int)
+    mutating func step(sequences: [[Int]], logits: [Float], normalizers: [Float], vocabulary: Int)
         -> (next: [[Int]], sources: [Int]) {
+        precondition(logits.count >= sequences.count * vocabulary && normalizers.count >= sequences.count,
+                     "BeamSearch.step shapes")
         // Candidates in first-seen order; a sequence two beams propose (equal
         // prefixes, as at the first step) keeps its first place and takes the
         // later beam's score and source, as Whisper's dict assignment does.
@@ -27,9 +36,12 @@ struct BeamSearch {
         var position: [[Int]: Int] = [:]
         for (beam, prefix) in sequences.enumerated() {
             let row = beam * vocabulary
-            for token in Self.topIndices(logProbabilities, from: row, count: vocabulary, k: beamSize + 1) {
+            let proposed = logits.withUnsafeBufferPointer {
+                Self.topIndices(UnsafeBufferPointer(rebasing: $0[row..<(row + vocabulary)]), k: beamSize + 1)
+            }
+            for token in proposed {
                 let candidate = prefix + [token]
-                let score = sums[beam] + Double(logProbabilities[row + token])
+                let score = sums[beam] + Double(logits[row + token] - normalizers[beam])
                 if let existing = position[candidate] {
                     candidates[existing].score = score
                     candidates[existing].source = beam
@@ -75,11 +87,20 @@ struct BeamSearch {
         return result
     }
 
-    private static func topIndices(_ values: [Float], from start: Int, count: Int, k: Int) -> [Int] {
+    /// The indices of the `k` largest finite values, largest first (the
+    /// earlier index first among equals): the kernel's scan, which skips
+    /// blocks of eight below the k-th best (nearly all of a vocabulary row),
+    /// or a plain one for a beam wider than it takes.
+    static func topIndices(_ row: UnsafeBufferPointer<Float>, k: Int, vectorized: Bool = true) -> [Int] {
+        guard k > 0, let base = row.baseAddress else { return [] }
+        if k <= Int(SK_LOGIT_CONTENDERS_MAX_LEAST) {
+            return [Int32](unsafeUninitializedCapacity: k) { indices, count in
+                count = Int(sk_top_indices(vectorized ? 1 : 0, base, Int32(row.count), Int32(k), indices.baseAddress!))
+            }.map(Int.init)
+        }
         var best: [(index: Int, value: Float)] = []
         best.reserveCapacity(k + 1)
-        for i in 0..<count {
-            let v = values[start + i]
+        for (i, v) in row.enumerated() {
             guard v > -.infinity, best.count < k || v > best[best.count - 1].value else { continue }
             var position = best.count
             while position > 0 && best[position - 1].value < v { position -= 1 }

@@ -71,9 +71,9 @@ extension DecodingLoop {
 
         private mutating func step(generator: inout some RandomNumberGenerator, cache: inout SelfAttentionCache) {
             let vocabulary = loop.model.dimensions.vocabularySize
-            let logProbabilities = loop.filteredLogProbabilities(&logits, sequences: sequences, temperature: 1)
+            let normalizers = loop.filterLogits(&logits, sequences: sequences)
             if var beams = search {
-                let (next, sources) = beams.step(sequences: sequences, logProbabilities: logProbabilities,
+                let (next, sources) = beams.step(sequences: sequences, logits: logits, normalizers: normalizers,
                                                  vocabulary: vocabulary)
                 search = beams
                 if beams.isComplete || next.isEmpty { return isFinished = true }
@@ -92,7 +92,7 @@ extension DecodingLoop {
                     token = DecodingLoop.sample(logits, from: row, count: vocabulary, temperature: temperature,
                                                 generator: &generator)
                 }
-                if !finished[s] { sums[s] += Double(logProbabilities[row + token]) }
+                if !finished[s] { sums[s] += Double(logits[row + token] - normalizers[s]) }
                 sequences[s].append(token)
                 if token == loop.endOfText { finished[s] = true }
             }

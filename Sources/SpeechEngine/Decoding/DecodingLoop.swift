@@ -54,22 +54,18 @@ struct DecodingLoop {
         return run.result()
     }
 
-    /// Applies the filters to each row of `logits` (in place) and returns log-softmax rows.
-    func filteredLogProbabilities(_ logits: inout [Float], sequences: [[Int]], temperature: Double) -> [Float] {
+    /// Applies the filters to each sequence's row of `logits` (in place) and
+    /// returns each row's log Σ exp: a token's log-probability is its logit
+    /// less its row's (the search takes it for the few tokens it reads).
+    func filterLogits(_ logits: inout [Float], sequences: [[Int]]) -> [Float] {
         let vocabulary = model.dimensions.vocabularySize
-        return [Float](unsafeUninitializedCapacity: logits.count) { result, initialized in
-            logits.withUnsafeMutableBufferPointer { all in
-                for (s, sequence) in sequences.enumerated() {
-                    let range = (s * vocabulary)..<((s + 1) * vocabulary)
-                    let row = UnsafeMutableBufferPointer(rebasing: all[range])
-                    for filter in filters { filter.apply(row, sequence, sampleBegin) }
-                    LogProbabilities.logSoftmax(UnsafeBufferPointer(row),
-                                                into: UnsafeMutableBufferPointer(rebasing: result[range]))
-                }
+        precondition(logits.count >= sequences.count * vocabulary, "filterLogits shape")
+        return logits.withUnsafeMutableBufferPointer { all in
+            sequences.enumerated().map { s, sequence in
+                let row = UnsafeMutableBufferPointer(rebasing: all[(s * vocabulary)..<((s + 1) * vocabulary)])
+                for filter in filters { filter.apply(row, sequence, sampleBegin) }
+                return VectorMath.logSumExp(row.baseAddress!, count: vocabulary)
             }
-            let filled = sequences.count * vocabulary
-            if filled < logits.count { result[filled...].initialize(repeating: 0) }
-            initialized = logits.count
         }
     }
 

@@ -84,16 +84,7 @@ enum LogitFilters {
 
 enum LogProbabilities {
     static func logSoftmax(_ logits: UnsafeBufferPointer<Float>) -> [Float] {
-        [Float](unsafeUninitializedCapacity: logits.count) { result, initialized in
-            logSoftmax(logits, into: result)
-            initialized = logits.count
-        }
-    }
-
-    /// Writes the log-softmax of `logits` into `result` (the same count).
-    static func logSoftmax(_ logits: UnsafeBufferPointer<Float>, into result: UnsafeMutableBufferPointer<Float>) {
-        precondition(result.count == logits.count, "logSoftmax shape mismatch")
         let logSum = VectorMath.logSumExp(logits.baseAddress!, count: logits.count)
-        for i in logits.indices { result[i] = logits[i] - logSum }
+        return logits.map { $0 - logSum }
     }
 }
