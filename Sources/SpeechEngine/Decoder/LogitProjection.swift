@@ -75,16 +75,17 @@ struct LogitProjection: Sendable {
         }
         let width = embeddings.inCount, vocabulary = embeddings.outCount
         precondition(hidden.count == rows * width, "LogitProjection input shape mismatch")
-        var logits = [Float](repeating: 0, count: rows * vocabulary)
-        hidden.withUnsafeBufferPointer { x in
-            logits.withUnsafeMutableBufferPointer { out in
+        // Uninitialized: the screen writes every logit (zero-filling first
+        // was 8 MB of stores a batched beam-5 step).
+        return [Float](unsafeUninitializedCapacity: rows * vocabulary) { out, initialized in
+            hidden.withUnsafeBufferPointer { x in
                 let x = x.baseAddress!, out = out.baseAddress!
                 screen.multiply(x, rows: rows, bias: [], into: out)
                 exact.multiply(x, rows: rows, outputs: exactFrom..<vocabulary, into: out)
                 refineContenders(x, rows: rows, exact: exact, into: out)
             }
+            initialized = rows * vocabulary
         }
-        return logits
     }
 
     /// Each row's contenders (below `exactFrom`) recomputed from the half weights.
