@@ -180,6 +180,57 @@ import Testing
         #expect(actual != expected, "the integer kernels ran")
     }
 
+    /// `int8Mixed` quantizes the encoder's feed-forward layers as
+    /// `int8EncoderFeedForward` does and every decoder layer for two-level
+    /// activations, and keeps the encoder's attention and the embeddings
+    /// half: its logits stay within the int8 weights' rounding of the half
+    /// decoder's, and its encoder gives `int8EncoderFeedForward`'s bits.
+    @Test func int8MixedQuantizesTheDecoderForTwoLevelActivations() throws {
+        let directory = try ModelFileWriter.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try TinyWhisper.write(to: directory)
+        let half = try WhisperModel(directory: directory, computeType: .float16Weights)
+        let feedForward = try WhisperModel(directory: directory, computeType: .int8EncoderFeedForward)
+        let mixed = try WhisperModel(directory: directory, computeType: .int8Mixed)
+        func arithmetic(_ layer: Linear) -> QuantizedMatrix.Arithmetic? {
+            if case .int8(let matrix) = layer.weights { matrix.arithmetic } else { nil }
+        }
+        for block in mixed.encoder.weights.blocks {
+            #expect(arithmetic(block.qkv) == nil && arithmetic(block.attentionOut) == nil, "encoder attention half")
+            #expect(arithmetic(block.ffnIn) == .integer && arithmetic(block.ffnOut) == .integer)
+        }
+        for block in mixed.decoder.weights.blocks {
+            for layer in [block.selfQKV, block.selfOut, block.crossQuery, block.crossKeyValue, block.crossOut,
+                          block.ffnIn, block.ffnOut] {
+                #expect(arithmetic(layer) == .integerWithResidual)
+            }
+        }
+        guard case .half = mixed.decoder.weights.embeddings.weights else {
+            Issue.record("int8Mixed: the embeddings are not half")
+            return
+        }
+        #expect(mixed.decoder.crossAttentionInHalf)
+
+        let frames = 2 * TinyWhisper.audioContext
+        let mel = TinyWhisper.formula("mel", count: TinyWhisper.melCount * frames, scale: 0.8)
+        #expect(mixed.encoder.encode(mel, frameCount: frames) == feedForward.encoder.encode(mel, frameCount: frames))
+
+        let tokens = [TinyWhisper.special.startOfTranscript, 300, 257, 1000, 4000, 12_345, 300, 299, 258]
+        func logits(_ model: WhisperModel) -> [Float] {
+            var cache = model.decoder.makeSelfAttentionCache(sequenceCount: 1)
+            var capture: TextDecoder.AlignmentCapture?
+            return model.decoder.decode([tokens], cache: &cache, cross: TinyWhisper.cross(model),
+                                        logitPositions: Array(tokens.indices), capture: &capture)
+        }
+        let expected = logits(half), actual = logits(mixed)
+        #expect(actual.count == expected.count && actual.allSatisfy(\.isFinite))
+        let range = (expected.max() ?? 0) - (expected.min() ?? 0)
+        let worst = zip(actual, expected).map { abs($0 - $1) }.max() ?? .infinity
+        // Random weights through every layer: 2.6% of the range at most, measured.
+        #expect(worst <= 0.05 * range, "largest difference from the half decoder: \(worst) of a range of \(range)")
+        #expect(actual != expected, "the integer kernels ran")
+    }
+
     @Test func rankZeroVariablesAreScalarsAndAliasesShareTheirTarget() throws {
         var writer = ModelFileWriter()
         writer.add("encoder/num_heads", shape: [], i32: [6])

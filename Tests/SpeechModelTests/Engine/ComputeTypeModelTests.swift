@@ -8,8 +8,9 @@ import Testing
 /// speech, greedy): half weights with float32 arithmetic give float32's
 /// transcripts (the same values, summed in another order: at most one word
 /// of the slice's 324 may move; that is the default); the encoder in int8
-/// (all its layers, or its feed-forward layers) and the decoder in half
-/// weights keeps float32's WER within one point
+/// (all its layers, or its feed-forward layers) with the decoder in half
+/// weights, and the feed-forward layers with the decoder in int8 over
+/// two-level activations (`int8Mixed`), keep float32's WER within one point
 /// (three words), and the all-int8 types within two (about six words).
 @Suite("Compute types (whisper-base)", .serialized, .enabled(if: Models.testsEnabled, Models.disabledReason))
 struct ComputeTypeModelTests {
@@ -20,7 +21,7 @@ struct ComputeTypeModelTests {
         #expect(standard.model.computeType == .float16Weights)
         #expect(ComputeType.default == .float16Weights)
         var transcribers = [(ComputeType.float16Weights, standard)]
-        for type in [ComputeType.float32, .int8Encoder, .int8EncoderFeedForward, .int8Weights, .int8] {
+        for type in [ComputeType.float32, .int8Encoder, .int8EncoderFeedForward, .int8Mixed, .int8Weights, .int8] {
             let transcriber = Transcriber(model: try WhisperModel(.whisperBase, computeType: type))
             #expect(transcriber.model.computeType == type)
             transcribers.append((type, transcriber))
@@ -45,7 +46,7 @@ struct ComputeTypeModelTests {
         #expect(sameAsFloat32 >= entries.count - 1, "\(sameAsFloat32) of \(entries.count) transcripts as float32's")
         #expect(abs(counts[.float16Weights]!.errorCount - float32.errorCount) <= 1,
                 "half weights: \(counts[.float16Weights]!.rate), float32 \(float32.rate)")
-        for type in [ComputeType.int8Encoder, .int8EncoderFeedForward] {
+        for type in [ComputeType.int8Encoder, .int8EncoderFeedForward, .int8Mixed] {
             #expect(counts[type]!.rate <= float32.rate + 0.01, "\(type) WER \(counts[type]!.rate), float32 \(float32.rate)")
         }
         for type in [ComputeType.int8Weights, .int8] {
