@@ -1,3 +1,5 @@
+import Foundation
+
 /// How the engine stores its matrix weights and computes with them.
 ///
 /// Every linear layer's weights and the token embeddings take the form the
@@ -105,6 +107,25 @@ public enum ComputeType: String, Sendable, Hashable, CaseIterable {
     /// stream depended on chunk sizes (StreamingRecognizerTests), which the
     /// default must not.
     public static let `default`: ComputeType = .float16Weights
+
+    /// The environment variable naming the type of models loaded without one
+    /// (`ModelCache`: the faces, `speech serve`; the tool's `--compute-type`
+    /// default): `SPEECHCOMPAT_COMPUTE_TYPE=int8-mixed` runs client code
+    /// written for Apple's API on the faster engine without changing it.
+    public static let environmentVariable = "SPEECHCOMPAT_COMPUTE_TYPE"
+
+    /// The type `environment` names in ``environmentVariable``, or
+    /// ``default`` when it is unset or empty.
+    /// - Throws: `EngineError(.invalidArgument)` listing the types when it names none.
+    public static func configured(environment: [String: String] = ProcessInfo.processInfo.environment) throws
+        -> ComputeType {
+        guard let value = environment[environmentVariable], !value.isEmpty else { return .default }
+        guard let type = ComputeType(rawValue: value) else {
+            throw EngineError(.invalidArgument,
+                              "\(environmentVariable)=\(value) names no compute type; set it to one of \(allCases.map(\.rawValue).joined(separator: ", ")), or unset it for \(ComputeType.default.rawValue).")
+        }
+        return type
+    }
 }
 
 /// How a load keeps a linear layer's weight matrix when not as float.

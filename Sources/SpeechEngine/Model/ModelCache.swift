@@ -8,6 +8,8 @@ public final class ModelCache: @unchecked Sendable {
     public static let shared = ModelCache(store: .default)
 
     public let store: AssetStore
+    /// Where the compute type of loads without one comes from (``ComputeType/configured(environment:)``).
+    private let environment: [String: String]
     private let lock = NSLock()
     private struct Key: Hashable {
         var name: ModelName
@@ -15,13 +17,20 @@ public final class ModelCache: @unchecked Sendable {
     }
     private var transcribers: [Key: Transcriber] = [:]
 
-    public init(store: AssetStore) {
+    /// - Parameter environment: read for `SPEECHCOMPAT_COMPUTE_TYPE`, the
+    ///   compute type of loads that name none.
+    public init(store: AssetStore, environment: [String: String] = ProcessInfo.processInfo.environment) {
         self.store = store
+        self.environment = environment
     }
 
     /// The transcriber for an installed model, loading it on first use.
-    /// - Throws: `EngineError(.modelNotFound)` naming the install command.
-    public func transcriber(_ name: ModelName, computeType: ComputeType = .default) throws -> Transcriber {
+    /// - Parameter computeType: nil for the one `SPEECHCOMPAT_COMPUTE_TYPE`
+    ///   names, else ``ComputeType/default``.
+    /// - Throws: `EngineError(.modelNotFound)` naming the install command;
+    ///   `EngineError(.invalidArgument)` when `SPEECHCOMPAT_COMPUTE_TYPE` names no type.
+    public func transcriber(_ name: ModelName, computeType: ComputeType? = nil) throws -> Transcriber {
+        let computeType = try computeType ?? ComputeType.configured(environment: environment)
         lock.lock()
         defer { lock.unlock() }
         let key = Key(name: name, computeType: computeType)

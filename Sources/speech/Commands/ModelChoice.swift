@@ -16,13 +16,21 @@ enum ModelChoice: Sendable, Hashable, CustomStringConvertible {
     /// The `--compute-type` option of the commands that load a model for speed or accuracy runs.
     static let computeTypeOption = OptionSpec.value(
         "compute-type", "type",
-        help: "Weights and matrix kernels: \(ComputeType.allCases.map(\.rawValue).joined(separator: " or ")) (default: \(ComputeType.default.rawValue)).")
+        help: "Weights and matrix kernels: \(ComputeType.allCases.map(\.rawValue).joined(separator: " or ")) (default: \(ComputeType.environmentVariable)\nor \(ComputeType.default.rawValue)).")
 
-    /// Reads `--compute-type`.
-    /// - Throws: ``UsageError`` if it names no compute type.
-    static func computeType(arguments: ParsedArguments) throws(UsageError) -> ComputeType {
-        try arguments.choice("compute-type", from: ComputeType.allCases.map(\.rawValue))
-            .flatMap(ComputeType.init(rawValue:)) ?? .default
+    /// Reads `--compute-type`, else `SPEECHCOMPAT_COMPUTE_TYPE`.
+    /// - Throws: ``UsageError`` if either names no compute type.
+    static func computeType(arguments: ParsedArguments,
+                            environment: [String: String] = ProcessInfo.processInfo.environment) throws(UsageError)
+        -> ComputeType {
+        if let chosen = try arguments.choice("compute-type", from: ComputeType.allCases.map(\.rawValue)) {
+            return ComputeType(rawValue: chosen) ?? .default
+        }
+        do {
+            return try ComputeType.configured(environment: environment)
+        } catch {
+            throw UsageError("\((error as? EngineError)?.message ?? "\(error)")")
+        }
     }
 
     /// Reads `--model`.

@@ -18,4 +18,19 @@ struct ModelCacheTests {
         #expect(error.code == .modelNotFound)
         #expect(error.message.contains("speech assets install whisper-base"), "\(error.message)")
     }
+
+    /// Loads that name no compute type take `SPEECHCOMPAT_COMPUTE_TYPE`'s, and
+    /// a value that names none is a typed error before any model is looked for.
+    @Test func theEnvironmentsComputeTypeIsCheckedBeforeTheModel() throws {
+        let store = try AssetFixtures.temporaryStore()
+        defer { AssetFixtures.discard(store) }
+        let wrong = ModelCache(store: store, environment: [ComputeType.environmentVariable: "fast"])
+        let error = try #require(throws: EngineError.self) { try wrong.transcriber(.whisperBase) }
+        #expect(error.code == .invalidArgument, "\(error)")
+        // A type given explicitly does not read the environment.
+        let explicit = try #require(throws: EngineError.self) { try wrong.transcriber(.whisperBase, computeType: .int8) }
+        #expect(explicit.code == .modelNotFound)
+        let mixed = ModelCache(store: store, environment: [ComputeType.environmentVariable: "int8-mixed"])
+        #expect(throws: EngineError.self) { try mixed.transcriber(.whisperBase) }
+    }
 }

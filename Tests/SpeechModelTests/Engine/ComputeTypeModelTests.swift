@@ -54,6 +54,15 @@ struct ComputeTypeModelTests {
         }
     }
 
+    /// `SPEECHCOMPAT_COMPUTE_TYPE` reaches loads that name no type (the faces'),
+    /// and a load that names one keeps it.
+    @Test func theEnvironmentChoosesTheFacesComputeType() throws {
+        let cache = ModelCache(store: .default, environment: [ComputeType.environmentVariable: "int8-mixed"])
+        #expect(try cache.transcriber(.whisperBase).model.computeType == .int8Mixed)
+        #expect(try cache.transcriber(.whisperBase, computeType: .default).model.computeType == .default)
+        cache.releaseAll()
+    }
+
     /// Streams get their volatile results from whisper-tiny.en in int8 for
     /// English only, loaded once; a default load of the same model is another entry.
     @Test func volatileResultsComeFromTinyInInt8ForEnglish() throws {
