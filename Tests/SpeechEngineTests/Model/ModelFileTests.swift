@@ -101,9 +101,8 @@ import Testing
     /// and the vocabulary projection through the half kernels, one position
     /// at a time and all at once) are float32's up to the order of the sums.
     @Test func float16WeightsRunTheSameNetworkAsFloat32() throws {
-        let directory = try ModelFileWriter.temporaryDirectory()
+        let directory = try Self.tinyCheckpoint()
         defer { try? FileManager.default.removeItem(at: directory) }
-        try TinyWhisper.write(to: directory)
         let float = try WhisperModel(directory: directory, computeType: .float32)
         let half = try WhisperModel(directory: directory, computeType: .float16Weights)
         guard case .half = half.decoder.weights.embeddings.weights,
@@ -128,15 +127,30 @@ import Testing
         #expect(zip(actual, expected).allSatisfy { abs($0 - $1) <= 1e-4 }, "logits")
     }
 
+    /// The tiny checkpoint (`TinyWhisper`) written to a new temporary folder, which the caller removes.
+    static func tinyCheckpoint() throws -> URL {
+        let directory = try ModelFileWriter.temporaryDirectory()
+        try TinyWhisper.write(to: directory)
+        return directory
+    }
+
+    /// The decoder's logits at every position of a fixed token sequence over the tiny checkpoint's audio.
+    static func logits(_ model: WhisperModel) -> [Float] {
+        let tokens = [TinyWhisper.special.startOfTranscript, 300, 257, 1000, 4000, 12_345, 300, 299, 258]
+        var cache = model.decoder.makeSelfAttentionCache(sequenceCount: 1)
+        var capture: TextDecoder.AlignmentCapture?
+        return model.decoder.decode([tokens], cache: &cache, cross: TinyWhisper.cross(model),
+                                    logitPositions: Array(tokens.indices), capture: &capture)
+    }
+
     /// `int8Encoder` quantizes the encoder's layers for the integer kernels,
     /// `int8EncoderFeedForward` only its feed-forward layers; both load the
     /// decoder exactly as `float16Weights` does: the same logits bit for bit,
     /// while the encoder's output stays within the int8 rounding of float32's.
     @Test(arguments: [ComputeType.int8Encoder, .int8EncoderFeedForward])
     func int8EncoderTypesQuantizeTheirLayersAndKeepTheHalfDecoder(_ type: ComputeType) throws {
-        let directory = try ModelFileWriter.temporaryDirectory()
+        let directory = try Self.tinyCheckpoint()
         defer { try? FileManager.default.removeItem(at: directory) }
-        try TinyWhisper.write(to: directory)
         let float = try WhisperModel(directory: directory, computeType: .float32)
         let half = try WhisperModel(directory: directory, computeType: .float16Weights)
         let mixed = try WhisperModel(directory: directory, computeType: type)
@@ -160,14 +174,7 @@ import Testing
         }
         #expect(mixed.decoder.crossAttentionInHalf)
 
-        let tokens = [TinyWhisper.special.startOfTranscript, 300, 257, 1000, 4000, 12_345, 300, 299, 258]
-        func logits(_ model: WhisperModel) -> [Float] {
-            var cache = model.decoder.makeSelfAttentionCache(sequenceCount: 1)
-            var capture: TextDecoder.AlignmentCapture?
-            return model.decoder.decode([tokens], cache: &cache, cross: TinyWhisper.cross(model),
-                                        logitPositions: Array(tokens.indices), capture: &capture)
-        }
-        #expect(logits(mixed) == logits(half), "the decoder runs as float16Weights")
+        #expect(Self.logits(mixed) == Self.logits(half), "the decoder runs as float16Weights")
 
         let frames = 2 * TinyWhisper.audioContext
         let mel = TinyWhisper.formula("mel", count: TinyWhisper.melCount * frames, scale: 0.8)
@@ -186,9 +193,8 @@ import Testing
     /// half: its logits stay within the int8 weights' rounding of the half
     /// decoder's, and its encoder gives `int8EncoderFeedForward`'s bits.
     @Test func int8MixedQuantizesTheDecoderForTwoLevelActivations() throws {
-        let directory = try ModelFileWriter.temporaryDirectory()
+        let directory = try Self.tinyCheckpoint()
         defer { try? FileManager.default.removeItem(at: directory) }
-        try TinyWhisper.write(to: directory)
         let half = try WhisperModel(directory: directory, computeType: .float16Weights)
         let feedForward = try WhisperModel(directory: directory, computeType: .int8EncoderFeedForward)
         let mixed = try WhisperModel(directory: directory, computeType: .int8Mixed)
@@ -215,14 +221,7 @@ import Testing
         let mel = TinyWhisper.formula("mel", count: TinyWhisper.melCount * frames, scale: 0.8)
         #expect(mixed.encoder.encode(mel, frameCount: frames) == feedForward.encoder.encode(mel, frameCount: frames))
 
-        let tokens = [TinyWhisper.special.startOfTranscript, 300, 257, 1000, 4000, 12_345, 300, 299, 258]
-        func logits(_ model: WhisperModel) -> [Float] {
-            var cache = model.decoder.makeSelfAttentionCache(sequenceCount: 1)
-            var capture: TextDecoder.AlignmentCapture?
-            return model.decoder.decode([tokens], cache: &cache, cross: TinyWhisper.cross(model),
-                                        logitPositions: Array(tokens.indices), capture: &capture)
-        }
-        let expected = logits(half), actual = logits(mixed)
+        let expected = Self.logits(half), actual = Self.logits(mixed)
         #expect(actual.count == expected.count && actual.allSatisfy(\.isFinite))
         let range = (expected.max() ?? 0) - (expected.min() ?? 0)
         let worst = zip(actual, expected).map { abs($0 - $1) }.max() ?? .infinity
