@@ -300,13 +300,18 @@ static int sgemm_wide(int trans_b, int m, int n, int k, float alpha, const float
 #endif
 }
 
+/// A product with no rows, columns or terms: C zeroed (or left, when
+/// accumulating) as sgemm leaves it. Returns whether it was one.
+static int empty_product(int m, int n, int k, int accumulate, float *c, int ldc) {
+    if (m <= 0 || n <= 0) return 1;
+    if (k > 0) return 0;
+    if (!accumulate) for (int i = 0; i < m; i++) memset(c + (size_t)i * ldc, 0, sizeof(float) * (size_t)n);
+    return 1;
+}
+
 int sk_sgemm(int path, int trans_b, int m, int n, int k, float alpha,
              const float *a, int lda, const float *b, int ldb, int accumulate, float *c, int ldc) {
-    if (m <= 0 || n <= 0) return 0;
-    if (k <= 0) {
-        if (!accumulate) for (int i = 0; i < m; i++) memset(c + (size_t)i * ldc, 0, sizeof(float) * (size_t)n);
-        return 0;
-    }
+    if (empty_product(m, n, k, accumulate, c, ldc)) return 0;
     if (path == SK_FLOAT_AVX512) return sgemm_wide(trans_b, m, n, k, alpha, a, lda, b, NULL, ldb, accumulate, c, ldc);
     const int vectorized = path == SK_FLOAT_AVX2;
     float *panel = malloc(sizeof(float) * (size_t)k * PANEL);
@@ -335,10 +340,6 @@ int sk_sgemm(int path, int trans_b, int m, int n, int k, float alpha,
 int sk_sgemm_half(int m, int n, int k, float alpha, const float *a, int lda, const uint16_t *b, int ldb,
                   int accumulate, float *c, int ldc) {
     if (sk_float_gemm_best() != SK_FLOAT_AVX512 || !b) return -1;
-    if (m <= 0 || n <= 0) return 0;
-    if (k <= 0) {
-        if (!accumulate) for (int i = 0; i < m; i++) memset(c + (size_t)i * ldc, 0, sizeof(float) * (size_t)n);
-        return 0;
-    }
+    if (empty_product(m, n, k, accumulate, c, ldc)) return 0;
     return sgemm_wide(1, m, n, k, alpha, a, lda, NULL, b, ldb, accumulate, c, ldc);
 }

@@ -11,6 +11,9 @@ struct BeamSearch {
     private var finished: [[Int]: Double] = [:]
 
     init(beamSize: Int, endOfText: Int) {
+        // Each beam proposes beamSize + 1 tokens through the kernel's scan,
+        // which keeps at most 64; `Transcriber` allows beams up to 16.
+        precondition(beamSize >= 1 && beamSize + 1 <= Int(SK_LOGIT_CONTENDERS_MAX_LEAST), "BeamSearch beam size")
         self.beamSize = beamSize
         self.endOfText = endOfText
         sums = Array(repeating: 0, count: beamSize)
@@ -87,26 +90,15 @@ struct BeamSearch {
         return result
     }
 
-    /// The indices of the `k` largest finite values, largest first (the
-    /// earlier index first among equals): the kernel's scan, which skips
-    /// blocks of eight below the k-th best (nearly all of a vocabulary row),
-    /// or a plain one for a beam wider than it takes.
+    /// The indices of the `k` (at most 64) largest finite values, largest
+    /// first (the earlier index first among equals), through the kernel's
+    /// scan, which skips blocks of eight below the k-th best (nearly all of
+    /// a vocabulary row).
     static func topIndices(_ row: UnsafeBufferPointer<Float>, k: Int, vectorized: Bool = true) -> [Int] {
+        precondition(k <= Int(SK_LOGIT_CONTENDERS_MAX_LEAST), "topIndices takes at most 64")
         guard k > 0, let base = row.baseAddress else { return [] }
-        if k <= Int(SK_LOGIT_CONTENDERS_MAX_LEAST) {
-            return [Int32](unsafeUninitializedCapacity: k) { indices, count in
-                count = Int(sk_top_indices(vectorized ? 1 : 0, base, Int32(row.count), Int32(k), indices.baseAddress!))
-            }.map(Int.init)
-        }
-        var best: [(index: Int, value: Float)] = []
-        best.reserveCapacity(k + 1)
-        for (i, v) in row.enumerated() {
-            guard v > -.infinity, best.count < k || v > best[best.count - 1].value else { continue }
-            var position = best.count
-            while position > 0 && best[position - 1].value < v { position -= 1 }
-            best.insert((i, v), at: position)
-            if best.count > k { best.removeLast() }
-        }
-        return best.map(\.index)
+        return [Int32](unsafeUninitializedCapacity: k) { indices, count in
+            count = Int(sk_top_indices(vectorized ? 1 : 0, base, Int32(row.count), Int32(k), indices.baseAddress!))
+        }.map(Int.init)
     }
 }

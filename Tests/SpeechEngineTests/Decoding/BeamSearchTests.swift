@@ -83,8 +83,7 @@ import Testing
         #expect(ours.map(\.sumLogProbability) == theirs.map(\.sumLogProbability))
     }
 
-    /// The top-k scan (the kernel's, both forms, and the plain one past its
-    /// 64) picks what sorting picks: largest first, the earlier index among
+    /// The top-k scan (the kernel's, both forms, up to its 64) picks what sorting picks: largest first, the earlier index among
     /// equals, never -inf or NaN, fewer than k when fewer are finite.
     @Test func topIndicesMatchAPlainScan() {
         var state: UInt64 = 3
@@ -97,7 +96,7 @@ import Testing
                 default: return Float(Int64(bitPattern: state >> 11) % 41) / 4  // many ties
                 }
             }
-            for k in [1, 6, 20, 64, 65] {
+            for k in [1, 6, 20, 64] {
                 let expected = row.indices.filter { row[$0] > -.infinity }
                     .sorted { row[$0] != row[$1] ? row[$0] > row[$1] : $0 < $1 }.prefix(k)
                 for vectorized in [false, true] {

@@ -30,7 +30,9 @@ struct ModelCacheTests {
         // A type given explicitly does not read the environment.
         let explicit = try #require(throws: EngineError.self) { try wrong.transcriber(.whisperBase, computeType: .int8) }
         #expect(explicit.code == .modelNotFound)
+        // A type it names is taken: the load goes on to look for the model.
         let mixed = ModelCache(store: store, environment: [ComputeType.environmentVariable: "int8-mixed"])
-        #expect(throws: EngineError.self) { try mixed.transcriber(.whisperBase) }
+        let missing = try #require(throws: EngineError.self) { try mixed.transcriber(.whisperBase) }
+        #expect(missing.code == .modelNotFound)
     }
 }
