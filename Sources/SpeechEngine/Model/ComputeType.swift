@@ -47,8 +47,8 @@ import Foundation
 ///   word for word: English 13.71% against the default's 13.47% (two words
 ///   of 839; faster-whisper's is 14.06–15.26%), in 0.74–0.81x the default's
 ///   wall time on a 2-minute file, below faster-whisper int8 batched's
-///   greedy (0.75x) and at 0.85x its beam 5 batched, with 35 MB less
-///   memory (2026-12-06). Opt-in by the house rule below.
+///   greedy (0.73–0.76x) and at 0.85–0.87x its beam 5 batched, with 35 MB
+///   less memory (2026-12-06, two paired runs). Opt-in by the house rule below.
 /// - `int8Weights`: weights quantized to int8 at load (one scale per output
 ///   row), activations and sums float: a quarter of float32's memory, at the
 ///   cost of the weights' rounding.
