@@ -142,27 +142,42 @@ int sk_logit_contenders(int vectorized, const float *row, int count, float margi
 /// fewer are finite). `vectorized` as for `sk_logit_contenders`.
 int sk_top_indices(int vectorized, const float *row, int count, int k, int32_t *indices);
 
-// Attention over keys and values kept in half precision (the decoder's
-// cross-attention cache), float32 arithmetic.
+// Attention of a few query rows over keys and values kept in float (the
+// decoder's self-attention cache), half or int8 (its cross-attention cache),
+// float32 arithmetic (AttentionKernels.c).
 
-/// Head width the half-attention kernels take at most.
-#define SK_HALF_ATTENTION_MAX_WIDTH 256
+/// How key and value rows are stored.
+typedef enum {
+    SK_ELEMENT_FLOAT = 0,
+    /// IEEE binary16 bit patterns.
+    SK_ELEMENT_HALF = 1,
+    /// Signed bytes, each row with its own scale (value = byte · scale).
+    SK_ELEMENT_INT8 = 2,
+} sk_element;
 
-/// Whether the half-attention kernels have their AVX2+FMA+F16C form for heads of `width`.
-int sk_half_attention_vectorized(int width);
+/// Head width the attention kernels take at most.
+#define SK_ATTENTION_MAX_WIDTH 256
 
-/// `scores[r * key_count + j] = scale · Σ_d q[r * q_stride + d] · k[j * k_stride + d]`
-/// for `rows` query rows and `key_count` half key rows of `width` (≤
-/// SK_HALF_ATTENTION_MAX_WIDTH) values. `vectorized`: 0 the portable form, 1
-/// AVX2, 2 the fastest (AVX-512 for heads of 64 where the CPU has it); 1 and
-/// 2 give the same bits. The same for `sk_attention_sums_f16`.
-void sk_attention_scores_f16(int vectorized, const uint16_t *k, int k_stride, int key_count, int width,
-                             const float *q, int q_stride, int rows, float scale, float *scores);
+/// Whether the attention kernels have their AVX2+FMA+F16C form for heads of `width`.
+int sk_attention_vectorized(int width);
 
-/// `out[r * out_stride + d] = Σ_j p[r * key_count + j] · v[j * v_stride + d]`:
-/// attention weights `p` (`[rows][key_count]`) applied to half value rows.
-void sk_attention_sums_f16(int vectorized, const uint16_t *v, int v_stride, int key_count, int width,
-                           const float *p, int rows, float *out, int out_stride);
+/// `scores[r * scores_stride + j] = scale · s_j · Σ_d q[r * q_stride + d] · k[j * k_stride + d]`
+/// for `rows` query rows and `key_count` key rows of `width` (≤
+/// SK_ATTENTION_MAX_WIDTH) values, where `s_j` is `k_scales[j]` (int8 rows)
+/// or 1 (`k_scales` NULL). Strides count elements. `vectorized`: 0 the
+/// portable form, 1 AVX2, 2 the fastest (AVX-512 for heads of 64 where the
+/// CPU has it); 1 and 2 give the same bits. The same for `sk_attention_sums`.
+void sk_attention_scores(int vectorized, sk_element element, const void *k, const float *k_scales, int k_stride,
+                         int key_count, int width, const float *q, int q_stride, int rows, float scale,
+                         float *scores, int scores_stride);
+
+/// `out[r * out_stride + d] (+)= Σ_j (p[r * p_stride + j] · s_j) · v[j * v_stride + d]`:
+/// attention weights `p` applied to value rows, `s_j` as for the scores
+/// (`v_scales`). With `accumulate` the sums continue from what `out` holds
+/// (in key order: keys split over two calls sum as one call over both).
+void sk_attention_sums(int vectorized, sk_element element, const void *v, const float *v_scales, int v_stride,
+                       int key_count, int width, const float *p, int p_stride, int rows, int accumulate, float *out,
+                       int out_stride);
 
 // Softmax, log-sum-exp and GELU (Activations.c): the bits of the engine's
 // Swift reference (VectorMath), at the CPU's vector width.

@@ -1,4 +1,5 @@
 import CFloat16
+import CSpeechKernels
 
 /// Cross-attention keys and values over one window's audio features,
 /// computed once per window and shared by every beam.
@@ -6,65 +7,168 @@ import CFloat16
 /// Kept in half precision unless the model computes in `float32`: for
 /// whisper-base that is 18 MB a window instead of 37 MB (the largest
 /// allocation of a decode after the weights, and one per chunk in batched
-/// decoding); whisper.cpp keeps this cache in half as well. Attention over
-/// it still multiplies and sums in float32 (`AttentionHead.attend(query:…halfKey:halfValue:…)`).
-/// - Shape: per layer, keys and values are `[positionCount, width]`.
+/// decoding); whisper.cpp keeps this cache in half as well. `int8-mixed`
+/// keeps them in int8 (9 MB): every decoder step reads the whole cache of
+/// each window it decodes (147 MB a beam-5 step of eight windows in half),
+/// so the cache's size is the cross-attention's time. Keys then take one
+/// scale per channel and values one per position and head: a key channel
+/// keeps its range over the positions (a few channels run large at every
+/// position, and a scale per position spends its steps on them), while
+/// values vary by position. Scales per position for keys as well cost the
+/// corpus 2–3 words (13.95% English against 13.47–13.59%, 2026-12-06).
+/// Attention over the cache multiplies and sums in float32 (`AttentionHead.StoredRows`).
 struct CrossAttentionCache: Sendable {
-    enum Storage: Sendable {
-        case float(keys: [[Float]], values: [[Float]])
-        /// IEEE binary16 bit patterns.
-        case half(keys: [[UInt16]], values: [[UInt16]])
+    /// How keys or values are stored.
+    enum Precision: Sendable {
+        case float, half
+        /// One scale per position and head.
+        case int8PerPosition
+        /// One scale per channel over every position.
+        case int8PerChannel
     }
 
-    let storage: Storage
+    /// One layer's keys or values, `[positionCount, width]`.
+    enum Rows: Sendable {
+        case float([Float])
+        /// IEEE binary16 bit patterns.
+        case half([UInt16])
+        /// Each value a byte times its scale (the largest magnitude it
+        /// shares the scale with / 127): scales `[headCount, positionCount]`
+        /// (per position, each head's run contiguous) or `[width]` (per channel).
+        case int8([Int8], scales: [Float], perChannel: Bool)
+
+        var byteCount: Int {
+            switch self {
+            case .float(let values): 4 * values.count
+            case .half(let bits): 2 * bits.count
+            case .int8(let bytes, let scales, _): bytes.count + 4 * scales.count
+            }
+        }
+
+        /// Calls `body` with the rows' first byte and, for int8, the first scale.
+        func withBase<Result>(_ body: (UnsafeRawPointer, UnsafePointer<Float>?) -> Result) -> Result {
+            switch self {
+            case .float(let values): values.withUnsafeBytes { body($0.baseAddress!, nil) }
+            case .half(let bits): bits.withUnsafeBytes { body($0.baseAddress!, nil) }
+            case .int8(let bytes, let scales, _):
+                bytes.withUnsafeBytes { b in scales.withUnsafeBufferPointer { body(b.baseAddress!, $0.baseAddress!) } }
+            }
+        }
+
+        /// Head `head`'s part of the rows at `base` (from `withBase`).
+        func part(head: Int, base: UnsafeRawPointer, scales: UnsafePointer<Float>?, headWidth: Int,
+                  positionCount: Int) -> AttentionHead.StoredRows.Part {
+            let offset = head * headWidth
+            switch self {
+            case .float: return .init(element: SK_ELEMENT_FLOAT, base: base + 4 * offset)
+            case .half: return .init(element: SK_ELEMENT_HALF, base: base + 2 * offset)
+            case .int8(_, _, let perChannel):
+                return .init(element: SK_ELEMENT_INT8, base: base + offset,
+                             scales: perChannel ? .channels(scales! + offset) : .rows(scales! + head * positionCount))
+            }
+        }
+    }
+
+    /// Per layer.
+    let keys: [Rows]
+    let values: [Rows]
     let positionCount: Int
+    let width: Int
+    let headWidth: Int
 
     /// Splits each layer's fused `[positionCount, 2 * width]` key-value
     /// projection (`keyValue(layer)`, asked for one layer at a time so that
     /// only one float projection is held beside the cache) into keys and
-    /// values, narrowed to half when `inHalf`.
-    init(layerCount: Int, positionCount: Int, width: Int, inHalf: Bool, keyValue: (Int) -> [Float]) {
+    /// values, stored in `precision`.
+    init(layerCount: Int, positionCount: Int, width: Int, headWidth: Int,
+         precision: (keys: Precision, values: Precision), keyValue: (Int) -> [Float]) {
         self.positionCount = positionCount
-        func split<Element>(_ zero: Element,
-                            _ copy: (UnsafePointer<Float>, UnsafeMutablePointer<Element>, Int) -> Void)
-            -> (keys: [[Element]], values: [[Element]]) {
-            var keys: [[Element]] = []
-            var values: [[Element]] = []
-            for layer in 0..<layerCount {
-                let kv = keyValue(layer)
-                var k = [Element](repeating: zero, count: positionCount * width)
-                var v = k
-                kv.withUnsafeBufferPointer { src in
-                    k.withUnsafeMutableBufferPointer { kd in
-                        v.withUnsafeMutableBufferPointer { vd in
-                            for row in 0..<positionCount {
-                                copy(src.baseAddress! + row * 2 * width, kd.baseAddress! + row * width, width)
-                                copy(src.baseAddress! + row * 2 * width + width, vd.baseAddress! + row * width, width)
-                            }
-                        }
+        self.width = width
+        self.headWidth = headWidth
+        var keys: [Rows] = [], values: [Rows] = []
+        for layer in 0..<layerCount {
+            let kv = keyValue(layer)
+            keys.append(Self.rows(of: kv, column: 0, positionCount: positionCount, width: width, headWidth: headWidth,
+                                  precision: precision.keys))
+            values.append(Self.rows(of: kv, column: width, positionCount: positionCount, width: width,
+                                    headWidth: headWidth, precision: precision.values))
+        }
+        self.keys = keys
+        self.values = values
+    }
+
+    /// Columns `column ..< column + width` of every position of `keyValue`, stored in `precision`.
+    private static func rows(of keyValue: [Float], column: Int, positionCount: Int, width: Int, headWidth: Int,
+                             precision: Precision) -> Rows {
+        /// Each position's columns through `store` (source, destination).
+        func map<Element>(_ zero: Element, _ store: (UnsafePointer<Float>, UnsafeMutablePointer<Element>) -> Void)
+            -> [Element] {
+            var rows = [Element](repeating: zero, count: positionCount * width)
+            keyValue.withUnsafeBufferPointer { src in
+                rows.withUnsafeMutableBufferPointer { dst in
+                    for position in 0..<positionCount {
+                        store(src.baseAddress! + position * 2 * width + column, dst.baseAddress! + position * width)
                     }
                 }
-                keys.append(k)
-                values.append(v)
             }
-            return (keys, values)
+            return rows
         }
-        if inHalf {
-            let (keys, values) = split(UInt16(0)) { cf32_to_f16($0, $1, $2) }
-            storage = .half(keys: keys, values: values)
-        } else {
-            let (keys, values) = split(Float(0)) { $1.update(from: $0, count: $2) }
-            storage = .float(keys: keys, values: values)
+        switch precision {
+        case .float:
+            return .float(map(Float(0)) { $1.update(from: $0, count: width) })
+        case .half:
+            return .half(map(UInt16(0)) { cf32_to_f16($0, $1, width) })
+        case .int8PerPosition:
+            // Each position's `headCount` runs of `headWidth` as rows of their own
+            // (the kernel pads rows to 4 bytes: none for whisper's 64).
+            precondition(headWidth % 4 == 0 && width % headWidth == 0, "int8 rows need heads of a multiple of 4")
+            let headCount = width / headWidth
+            let path = sk_path_supported(SK_PATH_AVX2) != 0 ? SK_PATH_AVX2 : SK_PATH_SCALAR
+            var scales = [Float](repeating: 0, count: positionCount * headCount)
+            let bytes = scales.withUnsafeMutableBufferPointer { scale in
+                var position = 0
+                return map(Int8(0)) { src, dst in
+                    sk_quantize_rows(path, src, Int32(headCount), Int32(headWidth), dst,
+                                     scale.baseAddress! + position * headCount)
+                    position += 1
+                }
+            }
+            let byHead = (0..<headCount).flatMap { h in (0..<positionCount).map { scales[$0 * headCount + h] } }
+            return .int8(bytes, scales: byHead, perChannel: false)
+        case .int8PerChannel:
+            var largest = [Float](repeating: 0, count: width)
+            _ = map(Int8(0)) { src, _ in
+                for c in 0..<width { largest[c] = max(largest[c], abs(src[c])) }
+            }
+            let scales = largest.map { $0 > 0 ? $0 / 127 : 1 }
+            let bytes = map(Int8(0)) { src, dst in
+                // Clamped: the largest value can round a hair past 127.
+                for c in 0..<width { dst[c] = Int8(max(-127, min(127, (src[c] / scales[c]).rounded()))) }
+            }
+            return .int8(bytes, scales: scales, perChannel: true)
         }
     }
 
-    /// Bytes the keys and values hold.
-    var byteCount: Int {
-        switch storage {
-        case .float(let keys, let values): 4 * (keys + values).reduce(0) { $0 + $1.count }
-        case .half(let keys, let values): 2 * (keys + values).reduce(0) { $0 + $1.count }
+    /// Calls `body` with each head's rows of `layer` as the attention kernels read them.
+    func withRows<Result>(layer: Int, _ body: (_ rowsOfHead: (Int) -> AttentionHead.StoredRows) -> Result) -> Result {
+        let (keys, values) = (self.keys[layer], self.values[layer])
+        let (headWidth, positionCount, width) = (headWidth, positionCount, width)
+        return keys.withBase { keyBase, keyScales in
+            values.withBase { valueBase, valueScales in
+                body { h in
+                    AttentionHead.StoredRows(
+                        keys: keys.part(head: h, base: keyBase, scales: keyScales, headWidth: headWidth,
+                                        positionCount: positionCount),
+                        values: values.part(head: h, base: valueBase, scales: valueScales, headWidth: headWidth,
+                                            positionCount: positionCount),
+                        stride: width, count: positionCount)
+                }
+            }
         }
     }
+
+    /// Bytes the keys, values and scales hold.
+    var byteCount: Int { (keys + values).reduce(0) { $0 + $1.byteCount } }
 }
 
 /// Self-attention keys and values of the tokens decoded so far, one slot per

@@ -7,9 +7,8 @@ import CBLAS
 struct TextDecoder: Sendable {
     let weights: DecoderWeights
     let dimensions: ModelDimensions
-    /// Whether cross-attention keys and values are kept in half precision
-    /// (every compute type but `float32`, the float reference).
-    var crossAttentionInHalf = false
+    /// How cross-attention keys and values are kept (`ComputeType.crossAttentionPrecision`).
+    var crossAttentionPrecision = (keys: CrossAttentionCache.Precision.float, values: CrossAttentionCache.Precision.float)
     /// The logits through the embeddings (screened in int8 where they are half).
     let projection: LogitProjection
 
@@ -26,11 +25,12 @@ struct TextDecoder: Sendable {
     }
 
     /// Projects the encoder output into every layer's cross-attention keys
-    /// and values (in half unless `crossAttentionInHalf` is off).
+    /// and values, kept in `crossAttentionPrecision`.
     /// - Shape: `features` is `[positionCount, width]`.
     func crossAttentionCache(features: [Float], positionCount: Int) -> CrossAttentionCache {
         CrossAttentionCache(layerCount: weights.blocks.count, positionCount: positionCount,
-                            width: dimensions.width, inHalf: crossAttentionInHalf) { layer in
+                            width: dimensions.width, headWidth: dimensions.headWidth,
+                            precision: crossAttentionPrecision) { layer in
             weights.blocks[layer].crossKeyValue(features, rows: positionCount)
         }
     }
@@ -159,21 +159,21 @@ struct TextDecoder: Sendable {
                     cache.prefixKeys[layer].withUnsafeBufferPointer { pk in
                         cache.prefixValues[layer].withUnsafeBufferPointer { pv in
                             output.withUnsafeMutableBufferPointer { out in
-                                AttentionHead.forEachHead(count: d.headCount, scoresPerHead: length * total) { h, scores in
+                                AttentionHead.forEachHead(count: d.headCount,
+                                                          scoresPerHead: sequenceCount * length * total) { h, scores in
                                     let offset = h * d.headWidth
-                                    let prefix = prefixLength == 0 ? nil : AttentionHead.SharedKeys(
+                                    let prefix = prefixLength == 0 ? nil : AttentionHead.StoredRows.float(
                                         key: pk.baseAddress! + offset, value: pv.baseAddress! + offset,
                                         stride: w, count: prefixLength)
-                                    for s in 0..<sequenceCount {
-                                        let slot = s * capacity * w
-                                        head.attend(query: q.baseAddress! + s * length * 3 * w + offset,
-                                                    queryStride: 3 * w, queryCount: length,
-                                                    key: k.baseAddress! + slot + offset, keyStride: w,
-                                                    value: v.baseAddress! + slot + offset, valueStride: w,
-                                                    keyCount: total - prefixLength, prefix: prefix,
-                                                    causalOffset: start, scores: scores,
-                                                    output: out.baseAddress! + s * length * w + offset, outputStride: w)
-                                    }
+                                    let own = AttentionHead.StoredRows.float(
+                                        key: k.baseAddress! + offset, value: v.baseAddress! + offset,
+                                        stride: w, count: total - prefixLength)
+                                    head.attendCached(query: q.baseAddress! + offset, queryStride: 3 * w,
+                                                      sequences: sequenceCount, length: length,
+                                                      prefix: prefix, own: own,
+                                                      ownSequenceStride: capacity * w, causalOffset: start,
+                                                      scores: scores, output: out.baseAddress! + offset,
+                                                      outputStride: w)
                                 }
                             }
                         }
@@ -198,37 +198,13 @@ struct TextDecoder: Sendable {
         query.withUnsafeBufferPointer { q in
             output.withUnsafeMutableBufferPointer { out in
                 captured.withUnsafeMutableBufferPointer { raw in
-                    // Each head at its column offset, with its scratch and, for an alignment head, its raw scores.
-                    func eachHead(_ attend: (_ offset: Int, _ scores: UnsafeMutablePointer<Float>,
-                                             _ rawScores: UnsafeMutablePointer<Float>?) -> Void) {
+                    cross.withRows(layer: layer) { rowsOfHead in
+                        // Each head at its column offset, with its scratch and, for an alignment head, its raw scores.
                         AttentionHead.forEachHead(count: d.headCount, scoresPerHead: rows * positions) { h, scores in
                             let rawScores = capturedHeads.firstIndex(of: h).map { raw.baseAddress! + $0 * rows * positions }
-                            attend(h * d.headWidth, scores, rawScores)
-                        }
-                    }
-                    switch cross.storage {
-                    case .float(let keys, let values):
-                        keys[layer].withUnsafeBufferPointer { k in
-                            values[layer].withUnsafeBufferPointer { v in
-                                eachHead { offset, scores, rawScores in
-                                    head.attend(query: q.baseAddress! + offset, queryStride: w, queryCount: rows,
-                                                key: k.baseAddress! + offset, keyStride: w,
-                                                value: v.baseAddress! + offset, valueStride: w, keyCount: positions,
-                                                causalOffset: nil, scores: scores, rawScores: rawScores,
-                                                output: out.baseAddress! + offset, outputStride: w)
-                                }
-                            }
-                        }
-                    case .half(let keys, let values):
-                        keys[layer].withUnsafeBufferPointer { k in
-                            values[layer].withUnsafeBufferPointer { v in
-                                eachHead { offset, scores, rawScores in
-                                    head.attend(query: q.baseAddress! + offset, queryStride: w, queryCount: rows,
-                                                halfKey: k.baseAddress! + offset, halfValue: v.baseAddress! + offset,
-                                                stride: w, keyCount: positions, scores: scores, rawScores: rawScores,
-                                                output: out.baseAddress! + offset, outputStride: w)
-                                }
-                            }
+                            head.attend(query: q.baseAddress! + h * d.headWidth, queryStride: w, queryCount: rows,
+                                        rows: rowsOfHead(h), scores: scores, rawScores: rawScores,
+                                        output: out.baseAddress! + h * d.headWidth, outputStride: w)
                         }
                     }
                 }

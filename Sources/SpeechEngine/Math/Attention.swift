@@ -8,16 +8,81 @@ import CSpeechKernels
 /// against `keyCount` keys, writing `[queryCount, headWidth]` into `output`
 /// (row stride `outputStride`). With `causalOffset`, query `i` may attend keys
 /// `0...causalOffset + i` only (decoder self-attention over a KV cache).
-/// `scores` must hold `queryCount * (prefix.count + keyCount)` floats; after
-/// the call it holds the attention weights (used for word alignment).
+/// `scores` must hold `queryCount * keyCount` floats; after the call it
+/// holds the attention weights.
+///
+/// Decoder steps (at most `Linear.rowsThroughGEMV` query rows) run the
+/// attention kernels, which read each key and value row once for all rows
+/// (one sgemv per row, head and key set was 7,680 calls a beam-5 batched
+/// step); longer inputs (the encoder, prompts) run two sgemms.
 struct AttentionHead {
-    /// Keys and values that come before `key`/`value` for every query: the
-    /// prompt, cached once and shared by all beams.
-    struct SharedKeys {
-        var key: UnsafePointer<Float>
-        var value: UnsafePointer<Float>
+    /// One head's key and value rows as they are stored: float (the
+    /// self-attention cache), half or int8 (`CrossAttentionCache`).
+    struct StoredRows {
+        /// Scales of int8 rows.
+        enum Scales {
+            case none
+            /// One per row, for the kernels.
+            case rows(UnsafePointer<Float>)
+            /// One per channel (`headWidth`), folded into the queries (keys)
+            /// or the outputs (values) around the kernels.
+            case channels(UnsafePointer<Float>)
+        }
+
+        /// The keys or the values.
+        struct Part {
+            var element: sk_element
+            /// Row 0's first element.
+            var base: UnsafeRawPointer
+            var scales = Scales.none
+
+            var rowScales: UnsafePointer<Float>? {
+                if case .rows(let scales) = scales { scales } else { nil }
+            }
+
+            var channelScales: UnsafePointer<Float>? {
+                if case .channels(let scales) = scales { scales } else { nil }
+            }
+
+            /// The part `elements` further on, the same scales (another sequence's slot of a cache).
+            func advanced(by elements: Int) -> Self {
+                precondition(rowScales == nil, "row scales do not follow an offset")
+                return Self(element: element, base: base + elements * element.size, scales: scales)
+            }
+
+            /// Row `j` in float.
+            func widen(_ j: Int, stride: Int, into out: UnsafeMutablePointer<Float>, width: Int) {
+                switch element {
+                case SK_ELEMENT_HALF:
+                    cf16_to_f32(base.assumingMemoryBound(to: UInt16.self) + j * stride, out, width)
+                case SK_ELEMENT_INT8:
+                    let row = base.assumingMemoryBound(to: Int8.self) + j * stride
+                    switch scales {
+                    case .rows(let scales): for d in 0..<width { out[d] = Float(row[d]) * scales[j] }
+                    case .channels(let scales): for d in 0..<width { out[d] = Float(row[d]) * scales[d] }
+                    case .none: for d in 0..<width { out[d] = Float(row[d]) }
+                    }
+                default:
+                    out.update(from: base.assumingMemoryBound(to: Float.self) + j * stride, count: width)
+                }
+            }
+        }
+
+        var keys: Part
+        var values: Part
+        /// Elements from one row to the next.
         var stride: Int
         var count: Int
+
+        static func float(key: UnsafePointer<Float>, value: UnsafePointer<Float>, stride: Int, count: Int) -> Self {
+            Self(keys: Part(element: SK_ELEMENT_FLOAT, base: UnsafeRawPointer(key)),
+                 values: Part(element: SK_ELEMENT_FLOAT, base: UnsafeRawPointer(value)), stride: stride, count: count)
+        }
+
+        /// The rows `elements` further on (another sequence's slot of a cache).
+        func advanced(by elements: Int) -> Self {
+            Self(keys: keys.advanced(by: elements), values: values.advanced(by: elements), stride: stride, count: count)
+        }
     }
 
     var headWidth: Int
@@ -26,37 +91,16 @@ struct AttentionHead {
     func attend(query: UnsafePointer<Float>, queryStride: Int, queryCount: Int,
                 key: UnsafePointer<Float>, keyStride: Int,
                 value: UnsafePointer<Float>, valueStride: Int, keyCount: Int,
-                prefix: SharedKeys? = nil,
                 causalOffset: Int?, scores: UnsafeMutablePointer<Float>,
                 rawScores: UnsafeMutablePointer<Float>? = nil,
                 output: UnsafeMutablePointer<Float>, outputStride: Int) {
         if queryCount <= Linear.rowsThroughGEMV {
-            // Decoder steps: one query per beam. sgemv skips the packing that
-            // makes a few-row sgemm several times slower.
-            let prefixCount = prefix?.count ?? 0
-            let allKeys = prefixCount + keyCount
-            for row in 0..<queryCount {
-                let rowScores = scores + row * allKeys
-                let q = query + row * queryStride
-                if let prefix, prefixCount > 0 {
-                    BLAS.sgemv(CblasRowMajor, CblasNoTrans, Int32(prefixCount), Int32(headWidth), scale,
-                                prefix.key, Int32(prefix.stride), q, 1, 0, rowScores, 1)
-                }
-                BLAS.sgemv(CblasRowMajor, CblasNoTrans, Int32(keyCount), Int32(headWidth), scale,
-                            key, Int32(keyStride), q, 1, 0, rowScores + prefixCount, 1)
-                if let rawScores { (rawScores + row * allKeys).update(from: rowScores, count: allKeys) }
-                normalize(rowScores, row: row, keyCount: allKeys, causalOffset: causalOffset)
-                let out = output + row * outputStride
-                if let prefix, prefixCount > 0 {
-                    BLAS.sgemv(CblasRowMajor, CblasTrans, Int32(prefixCount), Int32(headWidth), 1,
-                                prefix.value, Int32(prefix.stride), rowScores, 1, 0, out, 1)
-                }
-                BLAS.sgemv(CblasRowMajor, CblasTrans, Int32(keyCount), Int32(headWidth), 1,
-                            value, Int32(valueStride), rowScores + prefixCount, 1, prefixCount > 0 ? 1 : 0, out, 1)
-            }
-            return
+            precondition(keyStride == valueStride, "keys and values share a stride on the kernels")
+            let rows = StoredRows.float(key: key, value: value, stride: keyStride, count: keyCount)
+            return attend(query: query, queryStride: queryStride, queryCount: queryCount, rows: rows,
+                          causalOffset: causalOffset, scores: scores, rawScores: rawScores,
+                          output: output, outputStride: outputStride)
         }
-        precondition((prefix?.count ?? 0) == 0, "shared keys are only for decoder steps")
         BLAS.sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, Int32(queryCount), Int32(keyCount), Int32(headWidth),
                     scale, query, Int32(queryStride), key, Int32(keyStride), 0, scores, Int32(keyCount))
         if let rawScores { rawScores.update(from: scores, count: queryCount * keyCount) }
@@ -65,6 +109,129 @@ struct AttentionHead {
         }
         BLAS.sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, Int32(queryCount), Int32(headWidth), Int32(keyCount),
                     1, scores, Int32(keyCount), value, Int32(valueStride), 0, output, Int32(outputStride))
+    }
+
+    /// `attend` over stored rows of any element type, in float32 arithmetic.
+    /// Decoder steps (up to `Linear.rowsThroughGEMV` rows) run the kernels;
+    /// longer inputs (prompts) widen this head's keys and values and take
+    /// the sgemm path. `vectorized` false forces the kernels' portable form (tests).
+    func attend(query: UnsafePointer<Float>, queryStride: Int, queryCount: Int, rows: StoredRows,
+                causalOffset: Int? = nil, scores: UnsafeMutablePointer<Float>,
+                rawScores: UnsafeMutablePointer<Float>? = nil,
+                output: UnsafeMutablePointer<Float>, outputStride: Int, vectorized: Bool = true) {
+        precondition(headWidth <= Int(SK_ATTENTION_MAX_WIDTH), "head width beyond the attention kernels")
+        let keyCount = rows.count
+        guard queryCount <= Linear.rowsThroughGEMV else {
+            if rows.keys.element == SK_ELEMENT_FLOAT && rows.values.element == SK_ELEMENT_FLOAT {
+                return attend(query: query, queryStride: queryStride, queryCount: queryCount,
+                              key: rows.keys.base.assumingMemoryBound(to: Float.self), keyStride: rows.stride,
+                              value: rows.values.base.assumingMemoryBound(to: Float.self), valueStride: rows.stride,
+                              keyCount: keyCount, causalOffset: causalOffset, scores: scores, rawScores: rawScores,
+                              output: output, outputStride: outputStride)
+            }
+            var keys = [Float](repeating: 0, count: keyCount * headWidth)
+            var values = keys
+            keys.withUnsafeMutableBufferPointer { k in
+                values.withUnsafeMutableBufferPointer { v in
+                    for j in 0..<keyCount {
+                        rows.keys.widen(j, stride: rows.stride, into: k.baseAddress! + j * headWidth, width: headWidth)
+                        rows.values.widen(j, stride: rows.stride, into: v.baseAddress! + j * headWidth, width: headWidth)
+                    }
+                    attend(query: query, queryStride: queryStride, queryCount: queryCount,
+                           key: k.baseAddress!, keyStride: headWidth, value: v.baseAddress!, valueStride: headWidth,
+                           keyCount: keyCount, causalOffset: causalOffset, scores: scores, rawScores: rawScores,
+                           output: output, outputStride: outputStride)
+                }
+            }
+            return
+        }
+        let form: Int32 = vectorized ? 2 : 0
+        if let channels = rows.keys.channelScales {
+            // q · (k ⊙ s) = (q ⊙ s) · k: the keys' channel scales go into the queries.
+            withUnsafeTemporaryAllocation(of: Float.self, capacity: queryCount * headWidth) { scaled in
+                for r in 0..<queryCount {
+                    for d in 0..<headWidth { scaled[r * headWidth + d] = query[r * queryStride + d] * channels[d] }
+                }
+                computeScores(form, rows, query: scaled.baseAddress!, queryStride: headWidth, queryCount: queryCount,
+                              into: scores, stride: keyCount)
+            }
+        } else {
+            computeScores(form, rows, query: query, queryStride: queryStride, queryCount: queryCount,
+                          into: scores, stride: keyCount)
+        }
+        if let rawScores { rawScores.update(from: scores, count: queryCount * keyCount) }
+        for row in 0..<queryCount {
+            normalize(scores + row * keyCount, row: row, keyCount: keyCount, causalOffset: causalOffset)
+        }
+        applyWeights(form, rows, weights: scores, stride: keyCount, queryCount: queryCount, accumulate: false,
+                     output: output, outputStride: outputStride)
+        if let channels = rows.values.channelScales {
+            for r in 0..<queryCount {
+                for d in 0..<headWidth { output[r * outputStride + d] *= channels[d] }
+            }
+        }
+    }
+
+    /// Decoder self-attention over a cache: `sequences` sequences (beams) of
+    /// `length` new query rows each, row `i` of sequence `s` at
+    /// `query + (s * length + i) * queryStride` with its output at
+    /// `output + (s * length + i) * outputStride`. Every row attends the
+    /// `prefix` rows (the prompt, shared by all sequences and read once for
+    /// all their rows) and then its sequence's own rows (`own` at
+    /// `ownSequenceStride` elements per sequence), causally from
+    /// `causalOffset` (positions cached before these rows, prefix included).
+    /// `scores` must hold `sequences * length * (prefix.count + own.count)` floats.
+    func attendCached(query: UnsafePointer<Float>, queryStride: Int, sequences: Int, length: Int,
+                      prefix: StoredRows?, own: StoredRows, ownSequenceStride: Int, causalOffset: Int,
+                      scores: UnsafeMutablePointer<Float>, output: UnsafeMutablePointer<Float>, outputStride: Int) {
+        guard let prefix, prefix.count > 0 else {
+            for s in 0..<sequences {
+                attend(query: query + s * length * queryStride, queryStride: queryStride, queryCount: length,
+                       rows: own.advanced(by: s * ownSequenceStride), causalOffset: causalOffset, scores: scores,
+                       output: output + s * length * outputStride, outputStride: outputStride)
+            }
+            return
+        }
+        precondition(length <= Linear.rowsThroughGEMV, "a shared prefix is only for decoder steps")
+        precondition(own.keys.element == SK_ELEMENT_FLOAT && own.values.element == SK_ELEMENT_FLOAT,
+                     "the self-attention cache is float")
+        let prefixCount = prefix.count
+        let allKeys = prefixCount + own.count
+        let queryRows = sequences * length
+        // Scores over the prefix for every row at once, then each sequence's own keys beside them.
+        computeScores(2, prefix, query: query, queryStride: queryStride, queryCount: queryRows, into: scores, stride: allKeys)
+        for s in 0..<sequences {
+            computeScores(2, own.advanced(by: s * ownSequenceStride), query: query + s * length * queryStride,
+                          queryStride: queryStride, queryCount: length, into: scores + s * length * allKeys + prefixCount, stride: allKeys)
+        }
+        for s in 0..<sequences {
+            for i in 0..<length {
+                normalize(scores + (s * length + i) * allKeys, row: i, keyCount: allKeys, causalOffset: causalOffset)
+            }
+        }
+        // Sums over the prefix for every row, continued over each sequence's own values.
+        applyWeights(2, prefix, weights: scores, stride: allKeys, queryCount: queryRows, accumulate: false,
+                     output: output, outputStride: outputStride)
+        for s in 0..<sequences {
+            applyWeights(2, own.advanced(by: s * ownSequenceStride), weights: scores + s * length * allKeys + prefixCount,
+                         stride: allKeys, queryCount: length, accumulate: true,
+                         output: output + s * length * outputStride, outputStride: outputStride)
+        }
+    }
+
+    private func computeScores(_ form: Int32, _ rows: StoredRows, query: UnsafePointer<Float>, queryStride: Int,
+                        queryCount: Int, into scores: UnsafeMutablePointer<Float>, stride: Int) {
+        sk_attention_scores(form, rows.keys.element, rows.keys.base, rows.keys.rowScales, Int32(rows.stride), Int32(rows.count),
+                            Int32(headWidth), query, Int32(queryStride), Int32(queryCount), scale,
+                            scores, Int32(stride))
+    }
+
+    private func applyWeights(_ form: Int32, _ rows: StoredRows, weights: UnsafePointer<Float>, stride: Int, queryCount: Int,
+                      accumulate: Bool, output: UnsafeMutablePointer<Float>, outputStride: Int) {
+        sk_attention_sums(form, rows.values.element, rows.values.base, rows.values.rowScales, Int32(rows.stride),
+                          Int32(rows.count),
+                          Int32(headWidth), weights, Int32(stride), Int32(queryCount), accumulate ? 1 : 0,
+                          output, Int32(outputStride))
     }
 
     /// Runs `body(head, scores)` for every head, each head a part the
@@ -82,45 +249,6 @@ struct AttentionHead {
         }
     }
 
-    /// `attend` without a causal mask over keys and values kept in half
-    /// precision (the cross-attention cache), in float32 arithmetic. Decoder
-    /// steps (up to `Linear.rowsThroughGEMV` rows) run the half kernels,
-    /// which widen each key and value row once for all rows; longer inputs
-    /// (prompts) widen this head's keys and values and take the float path.
-    /// `vectorized` false forces the kernels' portable form (tests).
-    func attend(query: UnsafePointer<Float>, queryStride: Int, queryCount: Int,
-                halfKey key: UnsafePointer<UInt16>, halfValue value: UnsafePointer<UInt16>, stride: Int, keyCount: Int,
-                scores: UnsafeMutablePointer<Float>, rawScores: UnsafeMutablePointer<Float>? = nil,
-                output: UnsafeMutablePointer<Float>, outputStride: Int, vectorized: Bool = true) {
-        precondition(headWidth <= Int(SK_HALF_ATTENTION_MAX_WIDTH), "head width beyond the half-attention kernels")
-        guard queryCount <= Linear.rowsThroughGEMV else {
-            var keys = [Float](repeating: 0, count: keyCount * headWidth)
-            var values = keys
-            keys.withUnsafeMutableBufferPointer { k in
-                values.withUnsafeMutableBufferPointer { v in
-                    for j in 0..<keyCount {
-                        cf16_to_f32(key + j * stride, k.baseAddress! + j * headWidth, headWidth)
-                        cf16_to_f32(value + j * stride, v.baseAddress! + j * headWidth, headWidth)
-                    }
-                    attend(query: query, queryStride: queryStride, queryCount: queryCount,
-                           key: k.baseAddress!, keyStride: headWidth, value: v.baseAddress!, valueStride: headWidth,
-                           keyCount: keyCount, causalOffset: nil, scores: scores, rawScores: rawScores,
-                           output: output, outputStride: outputStride)
-                }
-            }
-            return
-        }
-        let vector: Int32 = vectorized ? 2 : 0
-        sk_attention_scores_f16(vector, key, Int32(stride), Int32(keyCount), Int32(headWidth),
-                                query, Int32(queryStride), Int32(queryCount), scale, scores)
-        if let rawScores { rawScores.update(from: scores, count: queryCount * keyCount) }
-        for row in 0..<queryCount {
-            normalize(scores + row * keyCount, row: row, keyCount: keyCount, causalOffset: nil)
-        }
-        sk_attention_sums_f16(vector, value, Int32(stride), Int32(keyCount), Int32(headWidth),
-                              scores, Int32(queryCount), output, Int32(outputStride))
-    }
-
     /// Masks keys after the causal limit of query `row`, then softmax.
     private func normalize(_ rowScores: UnsafeMutablePointer<Float>, row: Int, keyCount: Int, causalOffset: Int?) {
         if let causalOffset {
@@ -128,5 +256,16 @@ struct AttentionHead {
             for j in visible..<keyCount { rowScores[j] = -Float.infinity }
         }
         Activation.softmax(rowScores, count: keyCount)
+    }
+}
+
+extension sk_element {
+    /// Bytes an element takes.
+    var size: Int {
+        switch self {
+        case SK_ELEMENT_FLOAT: 4
+        case SK_ELEMENT_HALF: 2
+        default: 1
+        }
     }
 }

@@ -100,6 +100,17 @@ public enum ComputeType: String, Sendable, Hashable, CaseIterable {
         }
     }
 
+    /// How the decoder keeps each window's cross-attention keys and values:
+    /// float for the float reference, int8 where the decoder's layers are
+    /// int8 (`CrossAttentionCache`: keys by channel, values by position), half otherwise.
+    var crossAttentionPrecision: (keys: CrossAttentionCache.Precision, values: CrossAttentionCache.Precision) {
+        switch self {
+        case .float32: (.float, .float)
+        case .int8Mixed: (.int8PerChannel, .int8PerPosition)
+        default: (.half, .half)
+        }
+    }
+
     /// What models load with unless told otherwise: half weights, float32's
     /// transcripts. `int8Encoder` is within a few words of it in 75–85% of
     /// its time (corpus English 13.47% or 13.95% against 13.47%, 2026-12-05)

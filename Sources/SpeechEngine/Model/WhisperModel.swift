@@ -43,7 +43,7 @@ public final class WhisperModel: Sendable {
         tokenizer = try BPETokenizer(directory: directory, isMultilingual: dimensions.isMultilingual)
         encoder = AudioEncoder(weights: weights.encoder, dimensions: dimensions)
         decoder = TextDecoder(weights: weights.decoder, dimensions: dimensions,
-                              crossAttentionInHalf: computeType != .float32,
+                              crossAttentionPrecision: computeType.crossAttentionPrecision,
                               projection: LogitProjection(embeddings: weights.decoder.embeddings,
                                                           exactFrom: tokenizer.specialTokens.timestampBegin,
                                                           screened: screensLogits))

@@ -112,11 +112,11 @@ import Testing
         }
         #expect(half.decoder.weights.embeddings.byteCount * 2 == float.decoder.weights.embeddings.byteCount)
         let tokens = [TinyWhisper.special.startOfTranscript, 300, 257, 1000, 4000, 12_345, 300, 299, 258]
-        #expect(half.decoder.crossAttentionInHalf && !float.decoder.crossAttentionInHalf)
+        #expect(half.decoder.crossAttentionPrecision == (.half, .half) && float.decoder.crossAttentionPrecision == (.float, .float))
         func logits(_ model: WhisperModel) -> [Float] {
             // The weights are the question here: both keep the cross-attention cache in float.
             var decoder = model.decoder
-            decoder.crossAttentionInHalf = false
+            decoder.crossAttentionPrecision = (.float, .float)
             var cache = decoder.makeSelfAttentionCache(sequenceCount: 1)
             var capture: TextDecoder.AlignmentCapture?
             return decoder.decode([tokens], cache: &cache, cross: TinyWhisper.cross(decoder),
@@ -172,7 +172,7 @@ import Testing
             Issue.record("\(type): the decoder is not float16Weights' (half embeddings, fp32 layers float)")
             return
         }
-        #expect(mixed.decoder.crossAttentionInHalf)
+        #expect(mixed.decoder.crossAttentionPrecision == (.half, .half))
 
         #expect(Self.logits(mixed) == Self.logits(half), "the decoder runs as float16Weights")
 
@@ -215,7 +215,7 @@ import Testing
             Issue.record("int8Mixed: the embeddings are not half")
             return
         }
-        #expect(mixed.decoder.crossAttentionInHalf)
+        #expect(mixed.decoder.crossAttentionPrecision == ComputeType.int8Mixed.crossAttentionPrecision)
 
         let frames = 2 * TinyWhisper.audioContext
         let mel = TinyWhisper.formula("mel", count: TinyWhisper.melCount * frames, scale: 0.8)
