@@ -294,7 +294,12 @@ INLINE AVX512 void sums_avx512(const sk_element element, const void *v, const fl
     }
 }
 
-// One instantiation per element type and form.
+// One instantiation per element type and form, all of one signature so that
+// a table picks them: [AVX-512?][element].
+typedef void (*scores_form)(const void *k, const float *k_scales, int k_stride, int key_count, int width,
+                            const float *q, int q_stride, int rows, float scale, float *scores, int scores_stride);
+typedef void (*sums_form)(const void *v, const float *v_scales, int v_stride, int key_count, int width,
+                          const float *p, int p_stride, int rows, int accumulate, float *out, int out_stride);
 #define INSTANTIATE(name, element)                                                                               \
     static AVX2 void scores_avx2_##name(const void *k, const float *ks, int kst, int kc, int w, const float *q,  \
                                         int qs, int rows, float scale, float *s, int ss) {                       \
@@ -304,18 +309,30 @@ INLINE AVX512 void sums_avx512(const sk_element element, const void *v, const fl
                                       int ps, int rows, int acc, float *o, int os) {                             \
         sums_avx2(element, v, vs, vst, kc, w, p, ps, rows, acc, o, os);                                          \
     }                                                                                                            \
-    static AVX512 void scores_avx512_##name(const void *k, const float *ks, int kst, int kc, const float *q,     \
-                                            int qs, int rows, float scale, float *s, int ss) {                   \
+    /* The AVX-512 forms take heads of WIDE_WIDTH only (wide_attention checked it). */                          \
+    static AVX512 void scores_avx512_##name(const void *k, const float *ks, int kst, int kc, int w,              \
+                                            const float *q, int qs, int rows, float scale, float *s, int ss) {   \
+        (void)w;                                                                                                 \
         scores_avx512(element, k, ks, kst, kc, q, qs, rows, scale, s, ss);                                       \
     }                                                                                                            \
-    static AVX512 void sums_avx512_##name(const void *v, const float *vs, int vst, int kc, const float *p,       \
-                                          int ps, int rows, int acc, float *o, int os) {                         \
+    static AVX512 void sums_avx512_##name(const void *v, const float *vs, int vst, int kc, int w,                \
+                                          const float *p, int ps, int rows, int acc, float *o, int os) {         \
+        (void)w;                                                                                                 \
         sums_avx512(element, v, vs, vst, kc, p, ps, rows, acc, o, os);                                           \
     }
 INSTANTIATE(float, SK_ELEMENT_FLOAT)
 INSTANTIATE(half, SK_ELEMENT_HALF)
 INSTANTIATE(int8, SK_ELEMENT_INT8)
 #undef INSTANTIATE
+
+static const scores_form scores_forms[2][3] = {
+    {scores_avx2_float, scores_avx2_half, scores_avx2_int8},
+    {scores_avx512_float, scores_avx512_half, scores_avx512_int8},
+};
+static const sums_form sums_forms[2][3] = {
+    {sums_avx2_float, sums_avx2_half, sums_avx2_int8},
+    {sums_avx512_float, sums_avx512_half, sums_avx512_int8},
+};
 
 /// Whether the AVX-512 forms take heads of `width` (whisper's 64) on this CPU.
 static int wide_attention(int width) {
@@ -333,24 +350,23 @@ int sk_attention_vectorized(int width) {
 #endif
 }
 
+#if defined(__x86_64__) || defined(__i386__)
+/// Which vector form runs (0 AVX2, 1 AVX-512), or -1 for the portable one.
+static int vector_form(int vectorized, int width) {
+    if (vectorized && sk_attention_vectorized(width)) return vectorized > 1 && wide_attention(width);
+    return -1;
+}
+#endif
+
 void sk_attention_scores(int vectorized, sk_element element, const void *k, const float *k_scales, int k_stride,
                          int key_count, int width, const float *q, int q_stride, int rows, float scale,
                          float *scores, int scores_stride) {
 #if defined(__x86_64__) || defined(__i386__)
-    if (vectorized && sk_attention_vectorized(width)) {
-        const int wide = vectorized > 1 && wide_attention(width);
-#define FORMS(name)                                                                                           \
-        if (wide) scores_avx512_##name(k, k_scales, k_stride, key_count, q, q_stride, rows, scale, scores,   \
-                                       scores_stride);                                                        \
-        else scores_avx2_##name(k, k_scales, k_stride, key_count, width, q, q_stride, rows, scale, scores,   \
-                                scores_stride);                                                               \
+    const int form = vector_form(vectorized, width);
+    if (form >= 0) {
+        scores_forms[form][element](k, k_scales, k_stride, key_count, width, q, q_stride, rows, scale, scores,
+                                    scores_stride);
         return;
-        switch (element) {
-        case SK_ELEMENT_FLOAT: FORMS(float)
-        case SK_ELEMENT_HALF: FORMS(half)
-        case SK_ELEMENT_INT8: FORMS(int8)
-        }
-#undef FORMS
     }
 #endif
     scores_portable(element, k, k_scales, k_stride, key_count, width, q, q_stride, rows, scale, scores, scores_stride);
@@ -360,20 +376,11 @@ void sk_attention_sums(int vectorized, sk_element element, const void *v, const 
                        int key_count, int width, const float *p, int p_stride, int rows, int accumulate, float *out,
                        int out_stride) {
 #if defined(__x86_64__) || defined(__i386__)
-    if (vectorized && sk_attention_vectorized(width)) {
-        const int wide = vectorized > 1 && wide_attention(width);
-#define FORMS(name)                                                                                           \
-        if (wide) sums_avx512_##name(v, v_scales, v_stride, key_count, p, p_stride, rows, accumulate, out,    \
-                                     out_stride);                                                             \
-        else sums_avx2_##name(v, v_scales, v_stride, key_count, width, p, p_stride, rows, accumulate, out,    \
-                              out_stride);                                                                    \
+    const int form = vector_form(vectorized, width);
+    if (form >= 0) {
+        sums_forms[form][element](v, v_scales, v_stride, key_count, width, p, p_stride, rows, accumulate, out,
+                                  out_stride);
         return;
-        switch (element) {
-        case SK_ELEMENT_FLOAT: FORMS(float)
-        case SK_ELEMENT_HALF: FORMS(half)
-        case SK_ELEMENT_INT8: FORMS(int8)
-        }
-#undef FORMS
     }
 #endif
     sums_portable(element, v, v_scales, v_stride, key_count, width, p, p_stride, rows, accumulate, out, out_stride);

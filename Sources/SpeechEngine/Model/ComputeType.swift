@@ -38,17 +38,19 @@ import Foundation
 ///   for 9–19% less encoder time (6–12% less wall time) on a 2-minute file.
 /// - `int8Mixed` (opt-in): int8 wherever it leaves only the weights'
 ///   rounding: the encoder's feed-forward layers as in
-///   `int8EncoderFeedForward`, and every decoder layer with its activations
+///   `int8EncoderFeedForward`, every decoder layer with its activations
 ///   quantized in two int8 levels (`QuantizedMatrix.Arithmetic.integerWithResidual`:
 ///   the row and what its rounding left, so the one error a row's outputs
 ///   would share is gone; 2.4x the half tiles' speed at a beam-5 batch's 40
-///   rows); the encoder's attention and the embeddings stay half. Its
-///   corpus transcripts are those of int8 weights with float activations,
-///   word for word: English 13.71% against the default's 13.47% (two words
-///   of 839; faster-whisper's is 14.06–15.26%), in 0.74–0.81x the default's
-///   wall time on a 2-minute file, below faster-whisper int8 batched's
-///   greedy (0.73–0.76x) and at 0.85–0.87x its beam 5 batched, with 35 MB
-///   less memory (2026-12-06, two paired runs). Opt-in by the house rule below.
+///   rows), and the cross-attention cache in int8 (keys by channel, values
+///   by position: `CrossAttentionCache`); the encoder's attention and the
+///   embeddings stay half. Corpus English 13.47% / all 14.62%, the
+///   default's 13.47% / 14.73% (faster-whisper's English is 14.06–15.26%),
+///   in about 0.7–0.8x the default's wall time on a 2-minute file: 0.71–0.73x
+///   faster-whisper int8 batched's greedy and 0.75x (batched) / 0.78x (window
+///   by window) its beam 5, with 35–45 MB less memory (2026-12-06, paired
+///   runs, Benchmarks/RESULTS.md). Opt-in by the house rule below: the
+///   default's transcripts are float32's.
 /// - `int8Weights`: weights quantized to int8 at load (one scale per output
 ///   row), activations and sums float: a quarter of float32's memory, at the
 ///   cost of the weights' rounding.
