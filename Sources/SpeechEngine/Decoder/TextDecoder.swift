@@ -108,12 +108,12 @@ struct TextDecoder: Sendable {
         let length = tokens.first?.count ?? 0
         var x = [Float](repeating: 0, count: tokens.count * length * w)
         x.withUnsafeMutableBufferPointer { out in
-            weights.positions.withUnsafeBufferPointer { p in
+            withUnsafeTemporaryAllocation(of: Float.self, capacity: w) { position in
                 for s in tokens.indices {
                     for (i, token) in tokens[s].enumerated() {
                         let row = out.baseAddress! + (s * length + i) * w
                         weights.embeddings.copyWeightRow(token, into: row)
-                        let position = p.baseAddress! + (start + i) * w
+                        weights.positions.copyWeightRow(start + i, into: position.baseAddress!)
                         for j in 0..<w { row[j] += position[j] }
                     }
                 }

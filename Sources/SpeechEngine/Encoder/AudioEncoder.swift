@@ -18,14 +18,17 @@ struct AudioEncoder: Sendable {
 
         // conv1: mel-major input, time-major output [frameCount, width].
         var x = Self.convolve(input: mel, channelsFirst: true, inChannels: d.melCount, length: frameCount,
-                              weight: weights.conv1Weight, bias: weights.conv1Bias, outChannels: d.width, stride: 1)
+                              layer: weights.conv1, stride: 1)
         Activation.gelu(&x)
         x = Self.convolve(input: x, channelsFirst: false, inChannels: d.width, length: frameCount,
-                          weight: weights.conv2Weight, bias: weights.conv2Bias, outChannels: d.width, stride: 2)
+                          layer: weights.conv2, stride: 2)
         Activation.gelu(&x)
         x.withUnsafeMutableBufferPointer { v in
-            weights.positions.withUnsafeBufferPointer { p in
-                for i in 0..<(positions * d.width) { v[i] += p[i] }
+            withUnsafeTemporaryAllocation(of: Float.self, capacity: d.width) { position in
+                for t in 0..<positions {
+                    weights.positions.copyWeightRow(t, into: position.baseAddress!)
+                    for j in 0..<d.width { v[t * d.width + j] += position[j] }
+                }
             }
         }
         for block in weights.blocks {
@@ -80,11 +83,13 @@ struct AudioEncoder: Sendable {
     /// 1-D convolution with kernel 3 and padding 1 as one GEMM over an im2col
     /// matrix. Returns time-major `[outLength, outChannels]`.
     /// - Parameter channelsFirst: input is `[inChannels, length]` (else `[length, inChannels]`).
+    /// - Parameter layer: the kernel as `[outChannels, inChannels * 3]` (column `in * 3 + k`).
     static func convolve(input: [Float], channelsFirst: Bool, inChannels: Int, length: Int,
-                         weight: [Float], bias: [Float], outChannels: Int, stride: Int) -> [Float] {
+                         layer: Linear, stride: Int) -> [Float] {
         let kernel = 3
         let outLength = (length + 2 - kernel) / stride + 1
         let columnWidth = inChannels * kernel
+        precondition(layer.inCount == columnWidth, "convolution kernel shape mismatch")
         var columns = [Float](repeating: 0, count: outLength * columnWidth)
         input.withUnsafeBufferPointer { x in
             columns.withUnsafeMutableBufferPointer { c in
@@ -101,7 +106,6 @@ struct AudioEncoder: Sendable {
                 }
             }
         }
-        let layer = Linear(weight: weight, bias: bias, inCount: columnWidth, outCount: outChannels)
         return layer(columns, rows: outLength)
     }
 }

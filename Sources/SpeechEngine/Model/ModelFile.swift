@@ -75,8 +75,9 @@ struct ModelFile {
                 throw reader.malformed("variable \(name) needs \(byteCount) bytes but only \(reader.remainingByteCount) remain: truncated")
             }
             let count = byteCount / width
-            switch rank == 2 && count > 0 ? storing(name, shape) : nil {
-            case .int8(let arithmetic):
+            // Matrices, and tables of rank 3 read as `[shape[0], the rest]` (convolutions).
+            switch rank >= 2 && count > 0 ? storing(name, shape) : nil {
+            case .int8(let arithmetic) where rank == 2:
                 let matrix = try Self.readQuantized(name: name, shape: shape, width: width, dtype: dtype,
                                                     arithmetic: arithmetic, from: &reader)
                 tensors[name] = Tensor(shape: shape, values: [], compact: .int8(matrix))
@@ -85,7 +86,7 @@ struct ModelFile {
                 let matrix = try Self.readHalf(name: name, shape: shape, from: &reader)
                 tensors[name] = Tensor(shape: shape, values: [], compact: .half(matrix))
                 continue
-            case .half, nil:
+            case .half, .int8, nil:
                 break
             }
             let values = try Self.readValues(name: name, count: count, width: width, dtype: dtype, from: &reader)
@@ -177,7 +178,7 @@ struct ModelFile {
     /// Reads a float16 `[rows, columns]` matrix keeping its bits, a piece at
     /// a time, checking the bits themselves for Inf and NaN.
     private static func readHalf(name: String, shape: [Int], from reader: inout ChunkedReader) throws -> HalfMatrix {
-        let (rows, columns) = (shape[0], shape[1])
+        let (rows, columns) = (shape[0], shape.dropFirst().reduce(1, *))
         let piece = max(1, ChunkedReader.chunkSize / (2 * columns))
         var bits = [UInt16](repeating: 0, count: rows * columns)
         var first = 0

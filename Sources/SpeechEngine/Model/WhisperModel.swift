@@ -62,7 +62,8 @@ public final class WhisperModel: Sendable {
     ///   `EngineError(.invalidModelFile)` naming what is wrong otherwise.
     static func readWeights(_ url: URL, computeType: ComputeType = .float32) throws -> Weights {
         var file = try ModelFile(contentsOf: url, storing: { name, shape in
-            ModelFile.isWeightMatrix(name, shape: shape) ? computeType.weightForm(ofTensor: name) : nil
+            if ModelFile.isWeightMatrix(name, shape: shape) { return computeType.weightForm(ofTensor: name) }
+            return ModelFile.isHalfTable(name) && computeType.weightForm != nil ? .half : nil
         })
         guard file.specName == "WhisperSpec" else {
             throw EngineError(.invalidModelFile,

@@ -40,14 +40,14 @@ struct DecoderBlockWeights: Sendable {
 
 /// All weights of the audio encoder.
 struct EncoderWeights: Sendable {
-    /// `encoder/conv1/weight` `[width, melCount, 3]` (`encoder.conv1`), k3 s1 p1.
-    let conv1Weight: [Float]
-    let conv1Bias: [Float]
-    /// `encoder/conv2/weight` `[width, width, 3]` (`encoder.conv2`), k3 s2 p1.
-    let conv2Weight: [Float]
-    let conv2Bias: [Float]
-    /// `encoder/position_encodings/encodings` `[audioContext, width]` (sinusoids).
-    let positions: [Float]
+    /// `encoder/conv1/weight` `[width, melCount, 3]` (`encoder.conv1`), k3 s1 p1,
+    /// as a layer over im2col rows of `melCount * 3` (column `in * 3 + k`).
+    let conv1: Linear
+    /// `encoder/conv2/weight` `[width, width, 3]` (`encoder.conv2`), k3 s2 p1, likewise.
+    let conv2: Linear
+    /// `encoder/position_encodings/encodings` `[audioContext, width]`
+    /// (sinusoids), a table read a row at a time (`Linear.copyWeightRow`).
+    let positions: Linear
     let blocks: [EncoderBlockWeights]
     /// `encoder/layer_norm` (`encoder.ln_post`).
     let finalNorm: LayerNorm
@@ -59,8 +59,9 @@ struct DecoderWeights: Sendable {
     /// projection (alias `decoder/projection/weight`), no bias, no scaling:
     /// a bias-free layer whose weight rows are the token embeddings.
     let embeddings: Linear
-    /// `decoder/position_encodings/encodings` `[textContext, width]` (learned).
-    let positions: [Float]
+    /// `decoder/position_encodings/encodings` `[textContext, width]`
+    /// (learned), a table read a row at a time (`Linear.copyWeightRow`).
+    let positions: Linear
     let blocks: [DecoderBlockWeights]
     /// `decoder/layer_norm` (`decoder.ln`).
     let finalNorm: LayerNorm
@@ -71,6 +72,11 @@ extension ModelFile {
         LayerNorm(gamma: try take("\(prefix)/gamma", shape: [width]), beta: try take("\(prefix)/beta", shape: [width]))
     }
 
+    /// A `[rows, width]` table read a row at a time, in the form it was loaded in.
+    mutating func table(_ name: String, rows: Int, width: Int) throws -> Linear {
+        Linear(weights: try takeWeights(name, shape: [rows, width]), bias: [], inCount: width, outCount: rows)
+    }
+
     mutating func linear(_ prefix: String, in inCount: Int, out outCount: Int) throws -> Linear {
         Linear(weights: try takeWeights("\(prefix)/weight", shape: [outCount, inCount]),
                bias: try take("\(prefix)/bias", shape: [outCount]), inCount: inCount, outCount: outCount)
@@ -78,9 +84,17 @@ extension ModelFile {
 
     /// The variables a compute type's ``WeightForm`` applies to: every
     /// linear layer's weights and the embeddings (lookups widen one row; the
-    /// logits go through the matrix kernels). Convolutions and positions stay float.
+    /// logits go through the matrix kernels).
     static func isWeightMatrix(_ name: String, shape: [Int]) -> Bool {
         shape.count == 2 && (name == "decoder/embeddings/weight" || (name.contains("/linear_") && name.hasSuffix("/weight")))
+    }
+
+    /// The convolutions' weights and the position tables: every type but
+    /// float32 keeps them in half where the file holds them in half (5 MB of
+    /// whisper-base's as float). Widened, they are the same values: the
+    /// products and sums are float32's as before.
+    static func isHalfTable(_ name: String) -> Bool {
+        name.hasSuffix("/position_encodings/encodings") || (name.hasPrefix("encoder/conv") && name.hasSuffix("/weight"))
     }
 
     /// Reads the sizes from the tensor shapes, checking they are consistent.
@@ -161,11 +175,11 @@ extension ModelFile {
                 ffnOut: try linear("\(p)/ffn/linear_1", in: 4 * w, out: w)))
         }
         return EncoderWeights(
-            conv1Weight: try take("encoder/conv1/weight", shape: [w, d.melCount, 3]),
-            conv1Bias: try take("encoder/conv1/bias", shape: [w]),
-            conv2Weight: try take("encoder/conv2/weight", shape: [w, w, 3]),
-            conv2Bias: try take("encoder/conv2/bias", shape: [w]),
-            positions: try take("encoder/position_encodings/encodings", shape: [d.audioContext, w]),
+            conv1: Linear(weights: try takeWeights("encoder/conv1/weight", shape: [w, d.melCount, 3]),
+                          bias: try take("encoder/conv1/bias", shape: [w]), inCount: d.melCount * 3, outCount: w),
+            conv2: Linear(weights: try takeWeights("encoder/conv2/weight", shape: [w, w, 3]),
+                          bias: try take("encoder/conv2/bias", shape: [w]), inCount: w * 3, outCount: w),
+            positions: try table("encoder/position_encodings/encodings", rows: d.audioContext, width: w),
             blocks: blocks,
             finalNorm: try layerNorm("encoder/layer_norm", width: w))
     }
@@ -191,7 +205,7 @@ extension ModelFile {
         tensors["decoder/projection/weight"] = nil // alias of the embeddings: drop the second reference
         return DecoderWeights(
             embeddings: Linear(weights: embeddings, bias: [], inCount: w, outCount: d.vocabularySize),
-            positions: try take("decoder/position_encodings/encodings", shape: [d.textContext, w]),
+            positions: try table("decoder/position_encodings/encodings", rows: d.textContext, width: w),
             blocks: blocks,
             finalNorm: try layerNorm("decoder/layer_norm", width: w))
     }

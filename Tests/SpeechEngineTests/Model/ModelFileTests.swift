@@ -127,6 +127,38 @@ import Testing
         #expect(zip(actual, expected).allSatisfy { abs($0 - $1) <= 1e-4 }, "logits")
     }
 
+    /// Shipped checkpoints hold the convolutions and the position tables in
+    /// fp16: every type but float32 keeps them half (5 MB of whisper-base's
+    /// as float), and the network is float32's: the same values widened, the
+    /// convolutions' products through the half kernels, so the encoder's
+    /// output and the logits match float32's up to the order of the sums.
+    @Test func halfTablesStayHalfAndRunAsFloat32() throws {
+        let directory = try ModelFileWriter.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try TinyWhisper.write(to: directory, halfTables: true)
+        let float = try WhisperModel(directory: directory, computeType: .float32)
+        let half = try WhisperModel(directory: directory, computeType: .float16Weights)
+        func tables(_ model: WhisperModel) -> [(String, Linear)] {
+            [("conv1", model.encoder.weights.conv1), ("conv2", model.encoder.weights.conv2),
+             ("encoder positions", model.encoder.weights.positions), ("decoder positions", model.decoder.weights.positions)]
+        }
+        for ((name, halfTable), (_, floatTable)) in zip(tables(half), tables(float)) {
+            guard case .half = halfTable.weights, case .float = floatTable.weights else {
+                Issue.record("\(name): float16Weights keeps it half, float32 float")
+                continue
+            }
+            #expect(halfTable.byteCount - 4 * halfTable.bias.count == (floatTable.byteCount - 4 * floatTable.bias.count) / 2,
+                    "\(name)")
+        }
+        let frames = 2 * TinyWhisper.audioContext
+        let mel = TinyWhisper.formula("mel", count: TinyWhisper.melCount * frames, scale: 0.8)
+        let expected = float.encoder.encode(mel, frameCount: frames), actual = half.encoder.encode(mel, frameCount: frames)
+        #expect(actual.count == expected.count && !actual.isEmpty)
+        #expect(zip(actual, expected).allSatisfy { abs($0 - $1) <= 1e-5 * max(1, abs($1)) }, "encoder output")
+        let expectedLogits = Self.logits(float), actualLogits = Self.logits(half)
+        #expect(zip(actualLogits, expectedLogits).allSatisfy { abs($0 - $1) <= 1e-3 }, "logits")
+    }
+
     /// The tiny checkpoint (`TinyWhisper`) written to a new temporary folder, which the caller removes.
     static func tinyCheckpoint() throws -> URL {
         let directory = try ModelFileWriter.temporaryDirectory()
@@ -304,7 +336,11 @@ import Testing
         let block = model.decoder.weights.blocks[1]
         #expect(block.crossKeyValue.outCount == 16 && block.crossKeyValue.inCount == 8)
         #expect(model.decoder.weights.finalNorm.gamma == TinyWhisper.values("decoder/layer_norm/gamma", count: 8))
-        #expect(model.decoder.weights.positions == TinyWhisper.values("decoder/position_encodings/encodings", count: 96))
+        guard case .float(let positions) = model.decoder.weights.positions.weights else {
+            Issue.record("float32 keeps the position table float")
+            return
+        }
+        #expect(positions == TinyWhisper.values("decoder/position_encodings/encodings", count: 96))
         #expect(model.tokenizer.decode([256, 300]) == " w256 w300")
     }
 

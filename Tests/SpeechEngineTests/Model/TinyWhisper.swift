@@ -69,12 +69,14 @@ enum TinyWhisper {
         return list
     }
 
-    /// The checkpoint as a `model.bin` writer: fp32, except fp16 embeddings (as shipped models are).
-    static func modelFile() -> ModelFileWriter {
+    /// The checkpoint as a `model.bin` writer: fp32, except fp16 embeddings
+    /// and, with `halfTables`, fp16 convolutions and position tables (as
+    /// shipped models hold them).
+    static func modelFile(halfTables: Bool = false) -> ModelFileWriter {
         var writer = ModelFileWriter()
         for (name, shape) in variables() {
             let values = values(name, count: shape.reduce(1, *))
-            if name == "decoder/embeddings/weight" {
+            if name == "decoder/embeddings/weight" || (halfTables && ModelFile.isHalfTable(name)) {
                 writer.add(name, shape: shape, f16: values)
             } else {
                 writer.add(name, shape: shape, f32: values)
@@ -86,8 +88,8 @@ enum TinyWhisper {
     }
 
     /// Writes the three files of a model folder into `directory`.
-    static func write(to directory: URL) throws {
-        _ = try modelFile().write(in: directory)
+    static func write(to directory: URL, halfTables: Bool = false) throws {
+        _ = try modelFile(halfTables: halfTables).write(in: directory)
         let config: [String: Any] = ["alignment_heads": alignmentHeads, "suppress_ids": [Int](),
                                      "suppress_ids_begin": [Int](), "lang_ids": [Int]()]
         try JSONSerialization.data(withJSONObject: config).write(to: directory.appendingPathComponent("config.json"))
