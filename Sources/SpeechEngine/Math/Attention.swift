@@ -1,5 +1,4 @@
 import CBLAS
-import CFloat16
 import CSpeechKernels
 
 /// Scaled dot-product attention for one head over strided row-major views.
@@ -16,75 +15,6 @@ import CSpeechKernels
 /// (one sgemv per row, head and key set was 7,680 calls a beam-5 batched
 /// step); longer inputs (the encoder, prompts) run two sgemms.
 struct AttentionHead {
-    /// One head's key and value rows as they are stored: float (the
-    /// self-attention cache), half or int8 (`CrossAttentionCache`).
-    struct StoredRows {
-        /// Scales of int8 rows.
-        enum Scales {
-            case none
-            /// One per row, for the kernels.
-            case rows(UnsafePointer<Float>)
-            /// One per channel (`headWidth`), folded into the queries (keys)
-            /// or the outputs (values) around the kernels.
-            case channels(UnsafePointer<Float>)
-        }
-
-        /// The keys or the values.
-        struct Part {
-            var element: sk_element
-            /// Row 0's first element.
-            var base: UnsafeRawPointer
-            var scales = Scales.none
-
-            var rowScales: UnsafePointer<Float>? {
-                if case .rows(let scales) = scales { scales } else { nil }
-            }
-
-            var channelScales: UnsafePointer<Float>? {
-                if case .channels(let scales) = scales { scales } else { nil }
-            }
-
-            /// The part `elements` further on, the same scales (another sequence's slot of a cache).
-            func advanced(by elements: Int) -> Self {
-                precondition(rowScales == nil, "row scales do not follow an offset")
-                return Self(element: element, base: base + elements * element.size, scales: scales)
-            }
-
-            /// Row `j` in float.
-            func widen(_ j: Int, stride: Int, into out: UnsafeMutablePointer<Float>, width: Int) {
-                switch element {
-                case SK_ELEMENT_HALF:
-                    cf16_to_f32(base.assumingMemoryBound(to: UInt16.self) + j * stride, out, width)
-                case SK_ELEMENT_INT8:
-                    let row = base.assumingMemoryBound(to: Int8.self) + j * stride
-                    switch scales {
-                    case .rows(let scales): for d in 0..<width { out[d] = Float(row[d]) * scales[j] }
-                    case .channels(let scales): for d in 0..<width { out[d] = Float(row[d]) * scales[d] }
-                    case .none: for d in 0..<width { out[d] = Float(row[d]) }
-                    }
-                default:
-                    out.update(from: base.assumingMemoryBound(to: Float.self) + j * stride, count: width)
-                }
-            }
-        }
-
-        var keys: Part
-        var values: Part
-        /// Elements from one row to the next.
-        var stride: Int
-        var count: Int
-
-        static func float(key: UnsafePointer<Float>, value: UnsafePointer<Float>, stride: Int, count: Int) -> Self {
-            Self(keys: Part(element: SK_ELEMENT_FLOAT, base: UnsafeRawPointer(key)),
-                 values: Part(element: SK_ELEMENT_FLOAT, base: UnsafeRawPointer(value)), stride: stride, count: count)
-        }
-
-        /// The rows `elements` further on (another sequence's slot of a cache).
-        func advanced(by elements: Int) -> Self {
-            Self(keys: keys.advanced(by: elements), values: values.advanced(by: elements), stride: stride, count: count)
-        }
-    }
-
     var headWidth: Int
     var scale: Float
 
@@ -256,16 +186,5 @@ struct AttentionHead {
             for j in visible..<keyCount { rowScores[j] = -Float.infinity }
         }
         Activation.softmax(rowScores, count: keyCount)
-    }
-}
-
-extension sk_element {
-    /// Bytes an element takes.
-    var size: Int {
-        switch self {
-        case SK_ELEMENT_FLOAT: 4
-        case SK_ELEMENT_HALF: 2
-        default: 1
-        }
     }
 }
