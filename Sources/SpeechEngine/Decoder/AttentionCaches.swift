@@ -137,8 +137,11 @@ struct CrossAttentionCache: Sendable {
             return .int8(bytes, scales: byHead, perChannel: false)
         case .int8PerChannel:
             var largest = [Float](repeating: 0, count: width)
-            _ = map(Int8(0)) { src, _ in
-                for c in 0..<width { largest[c] = max(largest[c], abs(src[c])) }
+            keyValue.withUnsafeBufferPointer { src in
+                for position in 0..<positionCount {
+                    let row = src.baseAddress! + position * 2 * width + column
+                    for c in 0..<width { largest[c] = max(largest[c], abs(row[c])) }
+                }
             }
             let scales = largest.map { $0 > 0 ? $0 / 127 : 1 }
             let bytes = map(Int8(0)) { src, dst in

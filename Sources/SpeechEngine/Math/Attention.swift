@@ -129,10 +129,12 @@ struct AttentionHead {
         let allKeys = prefixCount + own.count
         let queryRows = sequences * length
         // Scores over the prefix for every row at once, then each sequence's own keys beside them.
-        computeScores(2, prefix, query: query, queryStride: queryStride, queryCount: queryRows, into: scores, stride: allKeys)
+        computeScores(2, prefix, query: query, queryStride: queryStride, queryCount: queryRows,
+                      into: scores, stride: allKeys)
         for s in 0..<sequences {
             computeScores(2, own.advanced(by: s * ownSequenceStride), query: query + s * length * queryStride,
-                          queryStride: queryStride, queryCount: length, into: scores + s * length * allKeys + prefixCount, stride: allKeys)
+                          queryStride: queryStride, queryCount: length,
+                          into: scores + s * length * allKeys + prefixCount, stride: allKeys)
         }
         for s in 0..<sequences {
             for i in 0..<length {
@@ -150,18 +152,18 @@ struct AttentionHead {
     }
 
     private func computeScores(_ form: Int32, _ rows: StoredRows, query: UnsafePointer<Float>, queryStride: Int,
-                        queryCount: Int, into scores: UnsafeMutablePointer<Float>, stride: Int) {
-        sk_attention_scores(form, rows.keys.element, rows.keys.base, rows.keys.rowScales, Int32(rows.stride), Int32(rows.count),
-                            Int32(headWidth), query, Int32(queryStride), Int32(queryCount), scale,
+                               queryCount: Int, into scores: UnsafeMutablePointer<Float>, stride: Int) {
+        sk_attention_scores(form, rows.keys.element, rows.keys.base, rows.keys.rowScales, Int32(rows.stride),
+                            Int32(rows.count), Int32(headWidth), query, Int32(queryStride), Int32(queryCount), scale,
                             scores, Int32(stride))
     }
 
-    private func applyWeights(_ form: Int32, _ rows: StoredRows, weights: UnsafePointer<Float>, stride: Int, queryCount: Int,
-                      accumulate: Bool, output: UnsafeMutablePointer<Float>, outputStride: Int) {
+    private func applyWeights(_ form: Int32, _ rows: StoredRows, weights: UnsafePointer<Float>, stride: Int,
+                              queryCount: Int, accumulate: Bool, output: UnsafeMutablePointer<Float>,
+                              outputStride: Int) {
         sk_attention_sums(form, rows.values.element, rows.values.base, rows.values.rowScales, Int32(rows.stride),
-                          Int32(rows.count),
-                          Int32(headWidth), weights, Int32(stride), Int32(queryCount), accumulate ? 1 : 0,
-                          output, Int32(outputStride))
+                          Int32(rows.count), Int32(headWidth), weights, Int32(stride), Int32(queryCount),
+                          accumulate ? 1 : 0, output, Int32(outputStride))
     }
 
     /// Runs `body(head, scores)` for every head, each head a part the

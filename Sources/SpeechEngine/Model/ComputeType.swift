@@ -49,8 +49,8 @@ import Foundation
 ///   in about 0.7–0.8x the default's wall time on a 2-minute file: 0.71–0.73x
 ///   faster-whisper int8 batched's greedy and 0.75–0.81x (batched; medians
 ///   0.75–0.78x) / 0.78–0.84x (window by window) its beam 5, with 35–45 MB
-///   less memory (2026-12-06, two paired runs, Benchmarks/RESULTS.md). Opt-in by the house rule below: the
-///   default's transcripts are float32's.
+///   less memory (2026-12-06, two paired runs, Benchmarks/RESULTS.md).
+///   Opt-in by the house rule below: the default's transcripts are float32's.
 /// - `int8Weights`: weights quantized to int8 at load (one scale per output
 ///   row), activations and sums float: a quarter of float32's memory, at the
 ///   cost of the weights' rounding.
