@@ -81,6 +81,51 @@ void sk_pack_rows(const float *rows, int first, int count, int in_count,
     }
 }
 
+/// Rows quantized with one inverse scale per column into `packed` (the
+/// body of `sk_pack_rows_by_column`, compiled per target).
+static inline __attribute__((always_inline)) void
+pack_rows_by_column(const float *rows, int row_stride, int count, int in_count, const float *inverse_scales,
+                    int8_t *packed, int32_t *sums) {
+    const int padded = sk_padded_in(in_count);
+    int8_t row_bytes[SK_PACK_BY_COLUMN_MAX_IN];
+    for (int row = 0; row < count; row++) {
+        const float *source = rows + (size_t)row * row_stride;
+        int32_t sum = 0;
+        for (int k = 0; k < in_count; k++) {
+            row_bytes[k] = (int8_t)quantize(source[k], inverse_scales[k]);
+            sum += row_bytes[k];
+        }
+        for (int k = in_count; k < padded; k++) row_bytes[k] = 0;
+        int8_t *block = packed + packed_offset(row, 0, padded);
+        for (int g = 0; g < padded / 4; g++) memcpy(block + g * 64, row_bytes + 4 * g, 4);
+        sums[row] = sum;
+    }
+}
+
+static void pack_rows_by_column_portable(const float *rows, int row_stride, int count, int in_count,
+                                         const float *inverse_scales, int8_t *packed, int32_t *sums) {
+    pack_rows_by_column(rows, row_stride, count, in_count, inverse_scales, packed, sums);
+}
+
+#if defined(__x86_64__) || defined(__i386__)
+__attribute__((target("avx2")))
+static void pack_rows_by_column_avx2(const float *rows, int row_stride, int count, int in_count,
+                                     const float *inverse_scales, int8_t *packed, int32_t *sums) {
+    pack_rows_by_column(rows, row_stride, count, in_count, inverse_scales, packed, sums);
+}
+#endif
+
+void sk_pack_rows_by_column(const float *rows, int row_stride, int count, int in_count,
+                            const float *inverse_scales, int8_t *packed, int32_t *sums) {
+#if defined(__x86_64__) || defined(__i386__)
+    if (sk_path_supported(SK_PATH_AVX2)) {
+        pack_rows_by_column_avx2(rows, row_stride, count, in_count, inverse_scales, packed, sums);
+        return;
+    }
+#endif
+    pack_rows_by_column_portable(rows, row_stride, count, in_count, inverse_scales, packed, sums);
+}
+
 void sk_unpack_row(const int8_t *packed, const float *scales, int row, int in_count, float *out) {
     const int padded = sk_padded_in(in_count);
     const float scale = scales[row];

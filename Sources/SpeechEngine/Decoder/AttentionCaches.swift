@@ -16,14 +16,18 @@ import CSpeechKernels
 /// position, and a scale per position spends its steps on them), while
 /// values vary by position. Scales per position for keys as well cost the
 /// corpus 2–3 words (13.95% English against 13.47–13.59%, 2026-12-06).
-/// Attention over the cache multiplies and sums in float32 (`AttentionHead.StoredRows`).
+/// Keys in int8 are packed per head as the integer product kernels read
+/// weights, so that a step's scores are one integer product of its
+/// quantized queries with them (`AttentionHead.StoredRows`); values are
+/// summed in float32.
 struct CrossAttentionCache: Sendable {
     /// How keys or values are stored.
     enum Precision: Sendable {
         case float, half
         /// One scale per position and head.
         case int8PerPosition
-        /// One scale per channel over every position.
+        /// One scale per channel over every position, packed for the
+        /// integer product kernels (keys: `Rows.packed`).
         case int8PerChannel
     }
 
@@ -32,39 +36,78 @@ struct CrossAttentionCache: Sendable {
         case float([Float])
         /// IEEE binary16 bit patterns.
         case half([UInt16])
-        /// Each value a byte times its scale (the largest magnitude it
-        /// shares the scale with / 127): scales `[headCount, positionCount]`
-        /// (per position, each head's run contiguous) or `[width]` (per channel).
-        case int8([Int8], scales: [Float], perChannel: Bool)
+        /// Each value a byte times its position's scale (the largest
+        /// magnitude in its head's run / 127): scales `[headCount, positionCount]`,
+        /// each head's run contiguous.
+        case int8([Int8], scales: [Float])
+        /// Each value a byte times its channel's scale (the channel's largest
+        /// magnitude / 127), each head's `[positionCount, headWidth]` bytes
+        /// packed as `sk_pack_rows` packs weights (`sk_padded_out(positionCount)`
+        /// rows a head), with each row's byte sum (`[headCount, padded]`) and a
+        /// unit scale per row for the product kernels.
+        case packed(Packed)
+
+        struct Packed: Sendable {
+            var bytes: [Int8]
+            /// `[width]`.
+            var scales: [Float]
+            var sums: [Int32]
+            var ones: [Float]
+            var paddedCount: Int
+        }
 
         var byteCount: Int {
             switch self {
             case .float(let values): 4 * values.count
             case .half(let bits): 2 * bits.count
-            case .int8(let bytes, let scales, _): bytes.count + 4 * scales.count
+            case .int8(let bytes, let scales): bytes.count + 4 * scales.count
+            case .packed(let p): p.bytes.count + 4 * (p.scales.count + p.sums.count + p.ones.count)
             }
         }
 
-        /// Calls `body` with the rows' first byte and, for int8, the first scale.
-        func withBase<Result>(_ body: (UnsafeRawPointer, UnsafePointer<Float>?) -> Result) -> Result {
+        /// Where the rows' arrays are, for `part` (valid inside `withBases`).
+        struct Bases {
+            var bytes: UnsafeRawPointer
+            var scales: UnsafePointer<Float>? = nil
+            var sums: UnsafePointer<Int32>? = nil
+            var ones: UnsafePointer<Float>? = nil
+        }
+
+        func withBases<Result>(_ body: (Bases) -> Result) -> Result {
             switch self {
-            case .float(let values): values.withUnsafeBytes { body($0.baseAddress!, nil) }
-            case .half(let bits): bits.withUnsafeBytes { body($0.baseAddress!, nil) }
-            case .int8(let bytes, let scales, _):
-                bytes.withUnsafeBytes { b in scales.withUnsafeBufferPointer { body(b.baseAddress!, $0.baseAddress!) } }
+            case .float(let values): values.withUnsafeBytes { body(Bases(bytes: $0.baseAddress!)) }
+            case .half(let bits): bits.withUnsafeBytes { body(Bases(bytes: $0.baseAddress!)) }
+            case .int8(let bytes, let scales):
+                bytes.withUnsafeBytes { b in
+                    scales.withUnsafeBufferPointer { body(Bases(bytes: b.baseAddress!, scales: $0.baseAddress!)) }
+                }
+            case .packed(let p):
+                p.bytes.withUnsafeBytes { b in
+                    p.scales.withUnsafeBufferPointer { s in
+                        p.sums.withUnsafeBufferPointer { sums in
+                            p.ones.withUnsafeBufferPointer {
+                                body(Bases(bytes: b.baseAddress!, scales: s.baseAddress!, sums: sums.baseAddress!,
+                                           ones: $0.baseAddress!))
+                            }
+                        }
+                    }
+                }
             }
         }
 
-        /// Head `head`'s part of the rows at `base` (from `withBase`).
-        func part(head: Int, base: UnsafeRawPointer, scales: UnsafePointer<Float>?, headWidth: Int,
-                  positionCount: Int) -> AttentionHead.StoredRows.Part {
-            let offset = head * headWidth
+        /// Head `head`'s part of the rows at `bases` (from `withBases`).
+        func part(head: Int, _ bases: Bases, headWidth: Int, positionCount: Int) -> AttentionHead.StoredRows.Part {
             switch self {
-            case .float: return .init(element: SK_ELEMENT_FLOAT, base: base + 4 * offset)
-            case .half: return .init(element: SK_ELEMENT_HALF, base: base + 2 * offset)
-            case .int8(_, _, let perChannel):
-                return .init(element: SK_ELEMENT_INT8, base: base + offset,
-                             scales: perChannel ? .channels(scales! + offset) : .rows(scales! + head * positionCount))
+            case .float: return .init(element: SK_ELEMENT_FLOAT, base: bases.bytes + 4 * head * headWidth)
+            case .half: return .init(element: SK_ELEMENT_HALF, base: bases.bytes + 2 * head * headWidth)
+            case .int8:
+                return .init(element: SK_ELEMENT_INT8, base: bases.bytes + head * headWidth,
+                             scales: .rows(bases.scales! + head * positionCount))
+            case .packed(let p):
+                let packed = AttentionHead.StoredRows.Packed(channels: bases.scales! + head * headWidth,
+                                                             sums: bases.sums! + head * p.paddedCount, ones: bases.ones!)
+                return .init(element: SK_ELEMENT_INT8, base: bases.bytes + head * p.paddedCount * headWidth,
+                             scales: .packed(packed))
             }
         }
     }
@@ -82,6 +125,7 @@ struct CrossAttentionCache: Sendable {
     /// values, stored in `precision`.
     init(layerCount: Int, positionCount: Int, width: Int, headWidth: Int,
          precision: (keys: Precision, values: Precision), keyValue: (Int) -> [Float]) {
+        precondition(precision.values != .int8PerChannel, "values are summed from rows: int8 values take a scale per position")
         self.positionCount = positionCount
         self.width = width
         self.headWidth = headWidth
@@ -134,36 +178,62 @@ struct CrossAttentionCache: Sendable {
                 }
             }
             let byHead = (0..<headCount).flatMap { h in (0..<positionCount).map { scales[$0 * headCount + h] } }
-            return .int8(bytes, scales: byHead, perChannel: false)
+            return .int8(bytes, scales: byHead)
         case .int8PerChannel:
-            var largest = [Float](repeating: 0, count: width)
-            keyValue.withUnsafeBufferPointer { src in
+            return .packed(packedPerChannel(keyValue, column: column, positionCount: positionCount, width: width,
+                                            headWidth: headWidth))
+        }
+    }
+
+    /// Columns `column ..< column + width` of `keyValue` in int8 with a
+    /// scale per channel, each head packed for the product kernels.
+    static func packedPerChannel(_ keyValue: [Float], column: Int, positionCount: Int, width: Int,
+                                 headWidth: Int) -> Rows.Packed {
+        precondition(headWidth % 4 == 0 && width % headWidth == 0 && headWidth <= Int(SK_PACK_BY_COLUMN_MAX_IN),
+                     "packed rows need heads of a multiple of 4")
+        var largest = [Float](repeating: 0, count: width)
+        keyValue.withUnsafeBufferPointer { src in
+            largest.withUnsafeMutableBufferPointer { largest in
                 for position in 0..<positionCount {
                     let row = src.baseAddress! + position * 2 * width + column
                     for c in 0..<width { largest[c] = max(largest[c], abs(row[c])) }
                 }
             }
-            let scales = largest.map { $0 > 0 ? $0 / 127 : 1 }
-            let bytes = map(Int8(0)) { src, dst in
-                // Clamped: the largest value can round a hair past 127.
-                for c in 0..<width { dst[c] = Int8(max(-127, min(127, (src[c] / scales[c]).rounded()))) }
-            }
-            return .int8(bytes, scales: scales, perChannel: true)
         }
+        let scales = largest.map { $0 > 0 ? $0 / 127 : 1 }
+        let inverses = largest.map { $0 > 0 ? 127 / $0 : 0 }
+        let padded = Int(sk_padded_out(Int32(positionCount)))
+        var bytes = [Int8](repeating: 0, count: width / headWidth * padded * headWidth)
+        var sums = [Int32](repeating: 0, count: width / headWidth * padded)
+        keyValue.withUnsafeBufferPointer { src in
+            inverses.withUnsafeBufferPointer { inverse in
+                bytes.withUnsafeMutableBufferPointer { packed in
+                    sums.withUnsafeMutableBufferPointer { sum in
+                        for head in 0..<(width / headWidth) {
+                            sk_pack_rows_by_column(src.baseAddress! + column + head * headWidth, Int32(2 * width),
+                                                   Int32(positionCount), Int32(headWidth),
+                                                   inverse.baseAddress! + head * headWidth,
+                                                   packed.baseAddress! + head * padded * headWidth,
+                                                   sum.baseAddress! + head * padded)
+                        }
+                    }
+                }
+            }
+        }
+        return .init(bytes: bytes, scales: scales, sums: sums, ones: [Float](repeating: 1, count: padded),
+                     paddedCount: padded)
     }
 
     /// Calls `body` with each head's rows of `layer` as the attention kernels read them.
     func withRows<Result>(layer: Int, _ body: (_ rowsOfHead: (Int) -> AttentionHead.StoredRows) -> Result) -> Result {
         let (keys, values) = (self.keys[layer], self.values[layer])
         let (headWidth, positionCount, width) = (headWidth, positionCount, width)
-        return keys.withBase { keyBase, keyScales in
-            values.withBase { valueBase, valueScales in
+        return keys.withBases { keyBases in
+            values.withBases { valueBases in
                 body { h in
                     AttentionHead.StoredRows(
-                        keys: keys.part(head: h, base: keyBase, scales: keyScales, headWidth: headWidth,
-                                        positionCount: positionCount),
-                        values: values.part(head: h, base: valueBase, scales: valueScales, headWidth: headWidth,
-                                            positionCount: positionCount),
+                        keys: keys.part(head: h, keyBases, headWidth: headWidth, positionCount: positionCount),
+                        values: values.part(head: h, valueBases, headWidth: headWidth, positionCount: positionCount),
                         stride: width, count: positionCount)
                 }
             }

@@ -41,63 +41,87 @@ struct AttentionHead {
                     1, scores, Int32(keyCount), value, Int32(valueStride), 0, output, Int32(outputStride))
     }
 
-    /// `attend` over stored rows of any element type, in float32 arithmetic.
-    /// Decoder steps (up to `Linear.rowsThroughGEMV` rows) run the kernels;
-    /// longer inputs (prompts) widen this head's keys and values and take
-    /// the sgemm path. `vectorized` false forces the kernels' portable form (tests).
+    /// `attend` over stored rows of any element type, in float32 arithmetic
+    /// (packed int8 keys: an integer product with the queries quantized in
+    /// two levels). Decoder steps (up to `Linear.rowsThroughGEMV` rows) run
+    /// the kernels; longer inputs (prompts) widen this head's rows and take
+    /// sgemm. `vectorized` false forces the kernels' portable forms (tests).
     func attend(query: UnsafePointer<Float>, queryStride: Int, queryCount: Int, rows: StoredRows,
                 causalOffset: Int? = nil, scores: UnsafeMutablePointer<Float>,
                 rawScores: UnsafeMutablePointer<Float>? = nil,
                 output: UnsafeMutablePointer<Float>, outputStride: Int, vectorized: Bool = true) {
         precondition(headWidth <= Int(SK_ATTENTION_MAX_WIDTH), "head width beyond the attention kernels")
         let keyCount = rows.count
-        guard queryCount <= Linear.rowsThroughGEMV else {
-            if rows.keys.element == SK_ELEMENT_FLOAT && rows.values.element == SK_ELEMENT_FLOAT {
-                return attend(query: query, queryStride: queryStride, queryCount: queryCount,
-                              key: rows.keys.base.assumingMemoryBound(to: Float.self), keyStride: rows.stride,
-                              value: rows.values.base.assumingMemoryBound(to: Float.self), valueStride: rows.stride,
-                              keyCount: keyCount, causalOffset: causalOffset, scores: scores, rawScores: rawScores,
-                              output: output, outputStride: outputStride)
-            }
-            var keys = [Float](repeating: 0, count: keyCount * headWidth)
-            var values = keys
-            keys.withUnsafeMutableBufferPointer { k in
-                values.withUnsafeMutableBufferPointer { v in
-                    for j in 0..<keyCount {
-                        rows.keys.widen(j, stride: rows.stride, into: k.baseAddress! + j * headWidth, width: headWidth)
-                        rows.values.widen(j, stride: rows.stride, into: v.baseAddress! + j * headWidth, width: headWidth)
-                    }
-                    attend(query: query, queryStride: queryStride, queryCount: queryCount,
-                           key: k.baseAddress!, keyStride: headWidth, value: v.baseAddress!, valueStride: headWidth,
-                           keyCount: keyCount, causalOffset: causalOffset, scores: scores, rawScores: rawScores,
-                           output: output, outputStride: outputStride)
-                }
-            }
-            return
-        }
         let form: Int32 = vectorized ? 2 : 0
-        if let channels = rows.keys.channelScales {
-            // q · (k ⊙ s) = (q ⊙ s) · k: the keys' channel scales go into the queries.
-            withUnsafeTemporaryAllocation(of: Float.self, capacity: queryCount * headWidth) { scaled in
-                for r in 0..<queryCount {
-                    for d in 0..<headWidth { scaled[r * headWidth + d] = query[r * queryStride + d] * channels[d] }
-                }
-                computeScores(form, rows, query: scaled.baseAddress!, queryStride: headWidth, queryCount: queryCount,
-                              into: scores, stride: keyCount)
-            }
-        } else {
+        let step = queryCount <= Linear.rowsThroughGEMV
+        if let packed = rows.keys.packed {
+            packedScores(packed, keys: rows.keys.base, keyCount: keyCount, query: query, queryStride: queryStride,
+                         queryCount: queryCount, into: scores, vectorized: vectorized)
+        } else if step {
             computeScores(form, rows, query: query, queryStride: queryStride, queryCount: queryCount,
                           into: scores, stride: keyCount)
+        } else {
+            widened(rows.keys, rows) { keys, stride in
+                BLAS.sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, Int32(queryCount), Int32(keyCount),
+                           Int32(headWidth), scale, query, Int32(queryStride), keys, Int32(stride), 0, scores,
+                           Int32(keyCount))
+            }
         }
         if let rawScores { rawScores.update(from: scores, count: queryCount * keyCount) }
         for row in 0..<queryCount {
             normalize(scores + row * keyCount, row: row, keyCount: keyCount, causalOffset: causalOffset)
         }
-        applyWeights(form, rows, weights: scores, stride: keyCount, queryCount: queryCount, accumulate: false,
-                     output: output, outputStride: outputStride)
-        if let channels = rows.values.channelScales {
+        if step {
+            applyWeights(form, rows, weights: scores, stride: keyCount, queryCount: queryCount, accumulate: false,
+                         output: output, outputStride: outputStride)
+        } else {
+            widened(rows.values, rows) { values, stride in
+                BLAS.sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, Int32(queryCount), Int32(headWidth),
+                           Int32(keyCount), 1, scores, Int32(keyCount), values, Int32(stride), 0, output,
+                           Int32(outputStride))
+            }
+        }
+    }
+
+    /// Calls `body` with `part`'s rows of `rows` in float and their stride:
+    /// in place for float rows, else widened into scratch.
+    private func widened(_ part: StoredRows.Part, _ rows: StoredRows,
+                         _ body: (UnsafePointer<Float>, Int) -> Void) {
+        if part.element == SK_ELEMENT_FLOAT {
+            return body(part.base.assumingMemoryBound(to: Float.self), rows.stride)
+        }
+        withUnsafeTemporaryAllocation(of: Float.self, capacity: rows.count * headWidth) { buffer in
+            for j in 0..<rows.count {
+                part.widen(j, stride: rows.stride, into: buffer.baseAddress! + j * headWidth, width: headWidth)
+            }
+            body(buffer.baseAddress!, headWidth)
+        }
+    }
+
+    /// `scale · q · kᵀ` over packed int8 keys: each query row times the
+    /// keys' channel scales and `scale`, quantized in two levels (about 14
+    /// bits), then one integer product with every key (`sk_gemm_s8_residual`).
+    private func packedScores(_ packed: StoredRows.Packed, keys: UnsafeRawPointer, keyCount: Int,
+                              query: UnsafePointer<Float>, queryStride: Int, queryCount: Int,
+                              into scores: UnsafeMutablePointer<Float>, vectorized: Bool) {
+        let path = vectorized ? sk_best_path() : SK_PATH_SCALAR
+        let width = Int(sk_padded_in(Int32(headWidth)))
+        withUnsafeTemporaryAllocation(of: Float.self, capacity: queryCount * headWidth + 2 * queryCount + headWidth) {
+            floats in
+            let scaled = floats.baseAddress!, levelScales = scaled + queryCount * headWidth
+            let residual = levelScales + 2 * queryCount
             for r in 0..<queryCount {
-                for d in 0..<headWidth { output[r * outputStride + d] *= channels[d] }
+                for d in 0..<headWidth {
+                    scaled[r * headWidth + d] = query[r * queryStride + d] * packed.channels[d] * scale
+                }
+            }
+            withUnsafeTemporaryAllocation(of: Int8.self, capacity: 2 * queryCount * width) { levels in
+                sk_quantize_rows_residual(path, scaled, Int32(queryCount), Int32(headWidth), levels.baseAddress!,
+                                          levelScales, residual)
+                let blocks = Int32(sk_padded_out(Int32(keyCount)) / 16)
+                sk_gemm_s8_residual(path, levels.baseAddress!, levelScales, Int32(queryCount), Int32(headWidth),
+                                    keys.assumingMemoryBound(to: Int8.self), packed.ones, packed.sums, nil,
+                                    Int32(keyCount), 0, blocks, scores, Int32(keyCount))
             }
         }
     }

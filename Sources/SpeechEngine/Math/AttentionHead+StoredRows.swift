@@ -10,9 +10,19 @@ extension AttentionHead {
             case none
             /// One per row, for the kernels.
             case rows(UnsafePointer<Float>)
-            /// One per channel (`headWidth`), folded into the queries (keys)
-            /// or the outputs (values) around the kernels.
-            case channels(UnsafePointer<Float>)
+            /// Keys packed for the integer product kernels (`CrossAttentionCache.Rows.packed`).
+            case packed(Packed)
+        }
+
+        /// Int8 keys as `sk_pack_rows` packs weight rows, one scale per
+        /// channel: the scales go into the queries, which are quantized, and
+        /// the scores are `sk_gemm_s8_residual` of them with the keys.
+        struct Packed {
+            /// `[headWidth]`.
+            var channels: UnsafePointer<Float>
+            /// Each row's byte sum, and a unit scale per row (the kernels' weight scales).
+            var sums: UnsafePointer<Int32>
+            var ones: UnsafePointer<Float>
         }
 
         /// The keys or the values.
@@ -26,17 +36,17 @@ extension AttentionHead {
                 if case .rows(let scales) = scales { scales } else { nil }
             }
 
-            var channelScales: UnsafePointer<Float>? {
-                if case .channels(let scales) = scales { scales } else { nil }
+            var packed: Packed? {
+                if case .packed(let packed) = scales { packed } else { nil }
             }
 
             /// The part `elements` further on, the same scales (another sequence's slot of a cache).
             func advanced(by elements: Int) -> Self {
-                precondition(rowScales == nil, "row scales do not follow an offset")
+                if case .none = scales {} else { preconditionFailure("scales do not follow an offset") }
                 return Self(element: element, base: base + elements * element.size, scales: scales)
             }
 
-            /// Row `j` in float.
+            /// Row `j` in float (row layouts: packed keys are never widened).
             func widen(_ j: Int, stride: Int, into out: UnsafeMutablePointer<Float>, width: Int) {
                 switch element {
                 case SK_ELEMENT_HALF:
@@ -45,8 +55,8 @@ extension AttentionHead {
                     let row = base.assumingMemoryBound(to: Int8.self) + j * stride
                     switch scales {
                     case .rows(let scales): for d in 0..<width { out[d] = Float(row[d]) * scales[j] }
-                    case .channels(let scales): for d in 0..<width { out[d] = Float(row[d]) * scales[d] }
                     case .none: for d in 0..<width { out[d] = Float(row[d]) }
+                    case .packed: preconditionFailure("packed rows are read by the product kernels only")
                     }
                 default:
                     out.update(from: base.assumingMemoryBound(to: Float.self) + j * stride, count: width)

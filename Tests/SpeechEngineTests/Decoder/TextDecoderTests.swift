@@ -52,11 +52,15 @@ import Testing
         switch (halfCross.keys[0], halfCross.values[0], floatCross.keys[0]) {
         case (.half, .half, .float):
             #expect(halfCross.byteCount * 2 == floatBytes)
-        case (.int8(_, _, perChannel: true), .int8(_, _, perChannel: false), .float):
-            // A byte a value, a float scale per key channel and per head's row of values.
+        case (.packed(let packed), .int8, .float):
+            // A byte a value, a float scale per key channel and per head's row of values, and for
+            // the packed keys rows padded to 16, a byte sum per row and head and a unit scale per row.
             let d = model.dimensions
-            let scales = 4 * d.decoderLayerCount * (d.width + halfCross.positionCount * d.headCount)
-            #expect(halfCross.byteCount == floatBytes / 4 + scales)
+            let (positions, padded) = (halfCross.positionCount, packed.paddedCount)
+            #expect(padded == (positions + 15) / 16 * 16)
+            let scales = 4 * d.decoderLayerCount * (d.width + positions * d.headCount)
+            let keyExtras = d.decoderLayerCount * ((padded - positions) * d.width + 4 * padded * (d.headCount + 1))
+            #expect(halfCross.byteCount == floatBytes / 4 + scales + keyExtras)
         default:
             Issue.record("\(type): cache storage does not follow crossAttentionPrecision")
             return

@@ -6,11 +6,12 @@ import Testing
 
 /// Attention over stored key and value rows (float: the self-attention
 /// cache; half: the cross-attention cache; int8 with a scale per position
-/// and head or per channel: int8-mixed's cross-attention cache) against the
-/// sgemm path over the same values widened to float: equal up to the order
-/// of float sums (1e-5), for decoder steps (the kernels, portable and
-/// fastest forms) and prompts (widened to float), with the raw scores word
-/// timing reads.
+/// and head, and int8 keys packed with a scale per channel: int8-mixed's
+/// cross-attention cache) against the sgemm path over the same values
+/// widened to float: equal up to the order of float sums (1e-5) — for
+/// packed keys, up to the queries' two-level quantization, whose bound is
+/// checked — for decoder steps (the kernels, portable and fastest forms)
+/// and prompts, with the raw scores word timing reads.
 @Suite struct AttentionHeadStoredRowsTests {
     struct Case: CustomTestStringConvertible, Sendable {
         let element: Element, rows: Int, keyCount: Int, width: Int
@@ -40,27 +41,43 @@ import Testing
             case .int8PerPosition:
                 // `[headCount, count]`, as the cache keeps them.
                 let scales = (0..<(stride / headWidth * count)).map { 0.01 + abs(random[$0]) / 50 }
-                rows = .int8(bytes, scales: scales, perChannel: false)
+                rows = .int8(bytes, scales: scales)
                 values = bytes.indices.map { i in
                     Float(bytes[i]) * scales[(i % stride) / headWidth * count + i / stride]
                 }
             case .int8PerChannel:
+                // Scales as the cache computes them (each channel's largest / 127), so that the
+                // packing reproduces `bytes`.
                 let scales = (0..<stride).map { 0.01 + abs(random[$0 + stride]) / 50 }
-                rows = .int8(bytes, scales: scales, perChannel: true)
-                values = bytes.indices.map { Float(bytes[$0]) * scales[$0 % stride] }
+                let scaled = bytes.indices.map { Float(bytes[$0]) * scales[$0 % stride] }
+                // The cache packs from its fused key-value rows: these rows, then as many zeros.
+                let fused = (0..<count).flatMap { j in scaled[(j * stride)..<((j + 1) * stride)] + Array(repeating: 0, count: stride) }
+                let packed = CrossAttentionCache.packedPerChannel(fused, column: 0, positionCount: count, width: stride,
+                                                                  headWidth: headWidth)
+                rows = .packed(packed)
+                // The widened values are what the packed bytes stand for.
+                values = bytes.indices.map { i in
+                    Float(Stored.packedByte(packed, row: i / stride, column: i % stride, headWidth: headWidth))
+                        * packed.scales[i % stride]
+                }
             }
+        }
+
+        /// The byte of `row` and `column` in packed rows.
+        static func packedByte(_ packed: CrossAttentionCache.Rows.Packed, row: Int, column: Int, headWidth: Int) -> Int8 {
+            let (head, d) = column.quotientAndRemainder(dividingBy: headWidth)
+            return packed.bytes[head * packed.paddedCount * headWidth + row / 16 * 16 * headWidth + d / 4 * 64
+                                + row % 16 * 4 + d % 4]
         }
 
         /// Calls `body` with head `head` of keys `self` and values `other`.
         func withRows<R>(head: Int, headWidth: Int, values other: Stored, stride: Int, count: Int,
                          _ body: (AttentionHead.StoredRows) -> R) -> R {
-            rows.withBase { keyBase, keyScales in
-                other.rows.withBase { valueBase, valueScales in
+            rows.withBases { keyBases in
+                other.rows.withBases { valueBases in
                     body(AttentionHead.StoredRows(
-                        keys: rows.part(head: head, base: keyBase, scales: keyScales, headWidth: headWidth,
-                                        positionCount: count),
-                        values: other.rows.part(head: head, base: valueBase, scales: valueScales, headWidth: headWidth,
-                                                positionCount: count),
+                        keys: rows.part(head: head, keyBases, headWidth: headWidth, positionCount: count),
+                        values: other.rows.part(head: head, valueBases, headWidth: headWidth, positionCount: count),
                         stride: stride, count: count))
                 }
             }
@@ -83,9 +100,25 @@ import Testing
         let stride = 2 * width
         let query = QuantizedMatrixTests.random(rows * stride, seed: 41, scale: 2)
         let keys = Stored(shape.element, count: keyCount, stride: stride, headWidth: width, seed: 42, scale: 3)
-        let values = Stored(shape.element, count: keyCount, stride: stride, headWidth: width, seed: 43)
+        // Values are never packed: int8-mixed keeps them per position.
+        let values = Stored(shape.element == .int8PerChannel ? .int8PerPosition : shape.element, count: keyCount,
+                            stride: stride, headWidth: width, seed: 43)
         let head = AttentionHead(headWidth: width, scale: 1 / Float(width).squareRoot())
         let offset = width
+        // Packed keys meet queries quantized in two levels: each value of the scaled query row off by
+        // at most its largest / (2 · 127 · 254), so a score by that times the key's Σ|byte|, the
+        // weights (softmax) by twice the largest score error, each output by that times the largest value.
+        let scoreBound: [Float] = (0..<(rows * keyCount)).map { i in
+            guard case .packed(let packed) = keys.rows else { return 0 }
+            let (r, j) = i.quotientAndRemainder(dividingBy: keyCount)
+            let largest = (0..<width).map { abs(query[r * stride + offset + $0] * packed.scales[offset + $0] * head.scale) }.max()!
+            let bytes = (0..<width).reduce(Float(0)) {
+                $0 + abs(Float(Stored.packedByte(packed, row: j, column: offset + $1, headWidth: width)))
+            }
+            return largest / (2 * 127 * 254) * bytes * 1.001
+        }
+        let rowBound = (0..<rows).map { r in scoreBound[(r * keyCount)..<((r + 1) * keyCount)].max()! }
+        let largestValue = values.values.map(abs).max()!
 
         var expectedScores = [Float](repeating: 0, count: rows * keyCount)
         var expectedRaw = expectedScores
@@ -106,6 +139,7 @@ import Testing
         expectedScores = Array(paddedScores[0..<(rows * keyCount)])
         expectedRaw = Array(paddedRaw[0..<(rows * keyCount)])
         expected = Array(paddedOutput[0..<(rows * stride)])
+        var rawBits: [[UInt32]] = []
         for vectorized in [false, true] {
             var scores = [Float](repeating: .nan, count: rows * keyCount)
             var raw = scores
@@ -116,11 +150,20 @@ import Testing
                             vectorized: vectorized)
             }
             let label = "vectorized \(vectorized)"
-            #expect(zip(raw, expectedRaw).allSatisfy { abs($0 - $1) <= 1e-5 * max(1, abs($1)) }, "raw scores, \(label)")
-            #expect(zip(scores, expectedScores).allSatisfy { abs($0 - $1) <= 1e-5 }, "weights, \(label)")
-            #expect(zip(output, expected).allSatisfy { abs($0 - $1) <= 1e-5 * max(1, abs($1)) }, "output, \(label)")
+            #expect(raw.indices.allSatisfy { abs(raw[$0] - expectedRaw[$0]) <= 1e-5 * max(1, abs(expectedRaw[$0])) + scoreBound[$0] },
+                    "raw scores, \(label)")
+            #expect(scores.indices.allSatisfy { abs(scores[$0] - expectedScores[$0]) <= 1e-5 + 2 * rowBound[$0 / keyCount] },
+                    "weights, \(label)")
+            #expect(output.indices.allSatisfy { i in
+                abs(output[i] - expected[i]) <= 1e-5 * max(1, abs(expected[i])) + 2 * rowBound[i / stride] * largestValue
+            }, "output, \(label)")
             // Only the head's own columns of each output row are written.
             #expect((0..<rows).allSatisfy { r in output[(r * stride + width)..<((r + 1) * stride)].allSatisfy { $0 == 0 } })
+            rawBits.append(raw.map(\.bitPattern))
+        }
+        if shape.element == .int8PerChannel {
+            // Integer products are exact: the portable and the fastest path give the same scores.
+            #expect(rawBits[0] == rawBits[1], "packed scores differ between the portable and the fastest path")
         }
     }
 
@@ -130,7 +173,7 @@ import Testing
     /// the blocks of eight; scores land at their row stride and sums that
     /// accumulate continue from the output.
     @Test(.enabled(if: sk_attention_vectorized(64) != 0, "AVX2 on this CPU"),
-          arguments: Element.allCases, [(1, 1500), (2, 7), (5, 1500), (6, 333), (7, 77), (8, 1501)])
+          arguments: [Element.float, .half, .int8PerPosition], [(1, 1500), (2, 7), (5, 1500), (6, 333), (7, 77), (8, 1501)])
     func wideFormsGiveTheAVX2Bits(element: Element, shape: (rows: Int, keyCount: Int)) {
         let (rows, keyCount) = shape
         let width = 64, stride = 3 * width, scoresStride = keyCount + 5
@@ -171,6 +214,48 @@ import Testing
         let continued = run(2, accumulate: true).sums.map(Float.init(bitPattern:))
         let startHead = (0..<rows).flatMap { r in start[(r * stride)..<(r * stride + width)] }
         #expect(zip(continued, zip(fresh, startHead)).allSatisfy { abs($0 - ($1.0 + $1.1)) <= 1e-4 * max(1, abs($0)) })
+    }
+
+    /// Keys packed with a scale per channel: every byte is its value over
+    /// the channel's scale (its largest / 127) to within half a step, in the
+    /// kernels' layout (rows in blocks of 16, channels in groups of 4), with
+    /// each row's byte sum; the rows that pad the last block are zero. Whole
+    /// heads only: the other columns of the fused key-value rows are left alone.
+    @Test(arguments: [(positions: 1500, width: 128, headWidth: 64), (positions: 37, width: 40, headWidth: 20)])
+    func packingByChannelKeepsEachValueWithinHalfAStep(_ shape: (positions: Int, width: Int, headWidth: Int)) {
+        let (positions, width, headWidth) = shape
+        // Channels of different ranges, the last one all zero; keys in the first half of each fused row.
+        var fused = QuantizedMatrixTests.random(positions * 2 * width, seed: 61)
+        for j in 0..<positions {
+            for c in 0..<width { fused[j * 2 * width + c] *= c == width - 1 ? 0 : Float(1 + c % 7) }
+        }
+        let packed = CrossAttentionCache.packedPerChannel(fused, column: 0, positionCount: positions, width: width,
+                                                          headWidth: headWidth)
+        #expect(packed.paddedCount == (positions + 15) / 16 * 16)
+        for c in 0..<width {
+            let largest = (0..<positions).map { abs(fused[$0 * 2 * width + c]) }.max()!
+            #expect(packed.scales[c] == (largest > 0 ? largest / 127 : 1))
+        }
+        var worst: Float = 0
+        for j in 0..<packed.paddedCount {
+            for c in 0..<width {
+                let byte = Stored.packedByte(packed, row: j, column: c, headWidth: headWidth)
+                guard j < positions else {
+                    #expect(byte == 0, "padding row \(j)")
+                    continue
+                }
+                worst = max(worst, abs(Float(byte) * packed.scales[c] - fused[j * 2 * width + c]) / packed.scales[c])
+            }
+        }
+        #expect(worst <= 0.5 + 1e-4, "largest error \(worst) steps")
+        for h in 0..<(width / headWidth) {
+            for j in 0..<packed.paddedCount {
+                let sum = (0..<headWidth).reduce(Int32(0)) {
+                    $0 + Int32(Stored.packedByte(packed, row: j, column: h * headWidth + $1, headWidth: headWidth))
+                }
+                #expect(packed.sums[h * packed.paddedCount + j] == sum, "head \(h), row \(j)")
+            }
+        }
     }
 
     /// Narrowing rounds to nearest even as Swift's `Float16` does, on both
