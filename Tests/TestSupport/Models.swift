@@ -23,8 +23,9 @@ public enum Models {
         return transcriber
     }
 
-    public static func transcriber(_ name: ModelName = .whisperBase) throws -> Transcriber {
-        try cache.transcriber(name)
+    public static func transcriber(_ name: ModelName = .whisperBase, computeType: ComputeType = .default) throws
+        -> Transcriber {
+        try cache.transcriber(name, computeType: computeType)
     }
 
     /// whisper-base in float arithmetic (half weights, float32's transcripts),

@@ -42,14 +42,15 @@ import Foundation
 ///   quantized in two int8 levels (`QuantizedMatrix.Arithmetic.integerWithResidual`:
 ///   the row and what its rounding left, so the one error a row's outputs
 ///   would share is gone; 2.4x the half tiles' speed at a beam-5 batch's 40
-///   rows), and the cross-attention cache in int8 (keys by channel, values
-///   by position: `CrossAttentionCache`); the encoder's attention and the
-///   embeddings stay half. Corpus English 13.47% / all 14.62%, the
-///   default's 13.47% / 14.73% (faster-whisper's English is 14.06–15.26%),
-///   in about 0.7–0.8x the default's wall time on a 2-minute file: 0.71–0.73x
-///   faster-whisper int8 batched's greedy and 0.75–0.81x (batched; medians
-///   0.75–0.78x) / 0.78–0.84x (window by window) its beam 5, with 35–45 MB
-///   less memory (2026-12-06, two paired runs, Benchmarks/RESULTS.md).
+///   rows), and the cross-attention cache in int8 (keys by channel, packed
+///   so that a step's scores are one integer product with its queries in
+///   two levels; values by position: `CrossAttentionCache`); the encoder's
+///   attention and the embeddings stay half. Corpus English 13.59% / all
+///   14.73%, the default's 13.47% / 14.73% (one hesitation clip apart;
+///   faster-whisper's English is 14.06–15.26%), in about 0.7x the default's
+///   wall time on a 2-minute file: 0.64–0.68x faster-whisper int8
+///   batched's greedy and 0.74–0.76x its beam 5, with 35–45 MB less memory
+///   (2026-12-07, two paired runs, Benchmarks/RESULTS.md).
 ///   Opt-in by the house rule below: the default's transcripts are float32's.
 /// - `int8Weights`: weights quantized to int8 at load (one scale per output
 ///   row), activations and sums float: a quarter of float32's memory, at the
@@ -104,7 +105,7 @@ public enum ComputeType: String, Sendable, Hashable, CaseIterable {
 
     /// How the decoder keeps each window's cross-attention keys and values:
     /// float for the float reference, int8 where the decoder's layers are
-    /// int8 (`CrossAttentionCache`: keys by channel, values by position), half otherwise.
+    /// int8 (`CrossAttentionCache`: keys by channel and packed, values by position), half otherwise.
     var crossAttentionPrecision: (keys: CrossAttentionCache.Precision, values: CrossAttentionCache.Precision) {
         switch self {
         case .float32: (.float, .float)

@@ -11,8 +11,9 @@ struct StreamingRecognizerModelTests {
 
     /// Feeds `samples` in `chunk`-sample pieces as fast as possible and collects every event.
     static func stream(_ samples: [Float], chunk: Int = 1_600, options: StreamingOptions = englishOptions,
-                       cancelAfterFirstResult: Bool = false) async throws -> [StreamingEvent] {
-        let recognizer = StreamingRecognizer(accurate: try Models.transcriber(.whisperBase),
+                       computeType: ComputeType = .default, cancelAfterFirstResult: Bool = false) async throws
+        -> [StreamingEvent] {
+        let recognizer = StreamingRecognizer(accurate: try Models.transcriber(.whisperBase, computeType: computeType),
                                              fast: try Models.volatileTranscriber(), options: options)
         var start = 0
         while start < samples.count {
@@ -65,11 +66,14 @@ struct StreamingRecognizerModelTests {
         try AudioDecoder.decode(contentsOf: Fixtures.corpusClip(relativePath))
     }
 
-    @Test func committedTextDoesNotDependOnChunkSize() async throws {
+    /// The default type and the fastest (`int8-mixed`, whose activations are
+    /// quantized per row: a pass must not depend on how the audio arrived).
+    @Test(arguments: [ComputeType.default, .int8Mixed])
+    func committedTextDoesNotDependOnChunkSize(_ computeType: ComputeType) async throws {
         let jfk = try Self.samples("audio/jfk/jfk_openai_whisper.wav")
         var texts: Set<String> = []
         for chunk in [517, 1_600, 8_000] {
-            let events = try await Self.stream(jfk, chunk: chunk)
+            let events = try await Self.stream(jfk, chunk: chunk, computeType: computeType)
             texts.insert(Self.committedText(events))
             guard case .finished = try #require(events.last) else { Issue.record("stream did not finish"); continue }
         }
