@@ -45,15 +45,11 @@ static inline int sk_padded_out(int out_count) { return (out_count + 15) & ~15; 
 void sk_pack_rows(const float *rows, int first, int count, int in_count,
                   int8_t *packed, float *scales, int32_t *sums);
 
-/// Inputs `sk_pack_rows_by_column` takes at most.
-#define SK_PACK_BY_COLUMN_MAX_IN 1024
-
 /// Packs rows `0 ..< count` (row `r` at `rows + r * row_stride`, `in_count`
-/// ≤ SK_PACK_BY_COLUMN_MAX_IN values) as `sk_pack_rows` does, but with one
-/// scale per input (column) for every row: byte = value · `inverse_scales[k]`
-/// rounded half to even and clamped to [-127, 127] (the caller keeps the
-/// scales); `sums[r]` gets each row's byte sum. `packed` as for `sk_pack_rows`,
-/// zeroed beforehand.
+/// values) as `sk_pack_rows` does, but with one scale per input (column)
+/// for every row: byte = value · `inverse_scales[k]` rounded half to even
+/// and clamped to [-127, 127] (the caller keeps the scales); `sums[r]` gets
+/// each row's byte sum. `packed` as for `sk_pack_rows`, zeroed beforehand.
 void sk_pack_rows_by_column(const float *rows, int row_stride, int count, int in_count,
                             const float *inverse_scales, int8_t *packed, int32_t *sums);
 

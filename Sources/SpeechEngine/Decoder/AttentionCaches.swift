@@ -189,8 +189,7 @@ struct CrossAttentionCache: Sendable {
     /// scale per channel, each head packed for the product kernels.
     static func packedPerChannel(_ keyValue: [Float], column: Int, positionCount: Int, width: Int,
                                  headWidth: Int) -> Rows.Packed {
-        precondition(headWidth % 4 == 0 && width % headWidth == 0 && headWidth <= Int(SK_PACK_BY_COLUMN_MAX_IN),
-                     "packed rows need heads of a multiple of 4")
+        precondition(headWidth % 4 == 0 && width % headWidth == 0, "packed rows need heads of a multiple of 4")
         var largest = [Float](repeating: 0, count: width)
         keyValue.withUnsafeBufferPointer { src in
             largest.withUnsafeMutableBufferPointer { largest in
