@@ -18,27 +18,18 @@ struct AttentionHead {
     var headWidth: Int
     var scale: Float
 
+    /// `attend` over float keys and values at one stride (the encoder's fused q, k, v).
     func attend(query: UnsafePointer<Float>, queryStride: Int, queryCount: Int,
                 key: UnsafePointer<Float>, keyStride: Int,
                 value: UnsafePointer<Float>, valueStride: Int, keyCount: Int,
                 causalOffset: Int?, scores: UnsafeMutablePointer<Float>,
                 rawScores: UnsafeMutablePointer<Float>? = nil,
                 output: UnsafeMutablePointer<Float>, outputStride: Int) {
-        if queryCount <= Linear.rowsThroughGEMV {
-            precondition(keyStride == valueStride, "keys and values share a stride on the kernels")
-            let rows = StoredRows.float(key: key, value: value, stride: keyStride, count: keyCount)
-            return attend(query: query, queryStride: queryStride, queryCount: queryCount, rows: rows,
-                          causalOffset: causalOffset, scores: scores, rawScores: rawScores,
-                          output: output, outputStride: outputStride)
-        }
-        BLAS.sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, Int32(queryCount), Int32(keyCount), Int32(headWidth),
-                    scale, query, Int32(queryStride), key, Int32(keyStride), 0, scores, Int32(keyCount))
-        if let rawScores { rawScores.update(from: scores, count: queryCount * keyCount) }
-        for row in 0..<queryCount {
-            normalize(scores + row * keyCount, row: row, keyCount: keyCount, causalOffset: causalOffset)
-        }
-        BLAS.sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, Int32(queryCount), Int32(headWidth), Int32(keyCount),
-                    1, scores, Int32(keyCount), value, Int32(valueStride), 0, output, Int32(outputStride))
+        precondition(keyStride == valueStride, "keys and values share a stride")
+        attend(query: query, queryStride: queryStride, queryCount: queryCount,
+               rows: StoredRows.float(key: key, value: value, stride: keyStride, count: keyCount),
+               causalOffset: causalOffset, scores: scores, rawScores: rawScores, output: output,
+               outputStride: outputStride)
     }
 
     /// `attend` over stored rows of any element type, in float32 arithmetic
