@@ -112,53 +112,118 @@ struct WordAlignment {
     }
 
     /// Mean over heads of the standardised, median-filtered attention weights.
+    /// It runs for every decoded window with word timestamps (every commit
+    /// and volatile pass of a stream), so it walks rows, not columns, and
+    /// allocates per head, not per token; sums keep the reference's order.
     /// - Shape: returns `[rows.count, usedPositions]`.
     func alignmentMatrix(_ scores: [[Float]], rows: [Int], tokenCount: Int, totalPositions: Int,
-                                 usedPositions: Int) -> [Float] {
+                         usedPositions: Int) -> [Float] {
         var matrix = [Float](repeating: 0, count: rows.count * usedPositions)
         let valid = scores.filter { $0.count == tokenCount * totalPositions }
-        guard !valid.isEmpty else { return matrix }
+        guard !valid.isEmpty, tokenCount > 0, usedPositions > 0 else { return matrix }
+        let used = usedPositions
+        var weights = [Float](repeating: 0, count: tokenCount * used)
+        var mean = [Float](repeating: 0, count: used)
+        var deviation = [Float](repeating: 0, count: used)
+        var filtered = [Float](repeating: 0, count: used)
+        let headCount = Float(valid.count)
         for headScores in valid {
-            // softmax over the real audio positions only, per token
-            var weights = [Float](repeating: 0, count: tokenCount * usedPositions)
-            for t in 0..<tokenCount {
-                for p in 0..<usedPositions { weights[t * usedPositions + p] = headScores[t * totalPositions + p] }
-                weights.withUnsafeMutableBufferPointer { Activation.softmax($0.baseAddress! + t * usedPositions, count: usedPositions) }
-            }
-            // standardise each audio position over tokens (ref: std_mean over dim -2)
-            for p in 0..<usedPositions {
-                var mean: Float = 0
-                for t in 0..<tokenCount { mean += weights[t * usedPositions + p] }
-                mean /= Float(tokenCount)
-                var variance: Float = 0
-                for t in 0..<tokenCount { let d = weights[t * usedPositions + p] - mean; variance += d * d }
-                let std = max((variance / Float(tokenCount)).squareRoot(), 1e-10)
-                for t in 0..<tokenCount { weights[t * usedPositions + p] = (weights[t * usedPositions + p] - mean) / std }
-            }
-            for (r, t) in rows.enumerated() {
-                let filtered = Self.medianFilter(Array(weights[(t * usedPositions)..<((t + 1) * usedPositions)]),
-                                                 width: Self.medianFilterWidth)
-                for p in 0..<usedPositions { matrix[r * usedPositions + p] += filtered[p] / Float(valid.count) }
+            weights.withUnsafeMutableBufferPointer { weights in
+                headScores.withUnsafeBufferPointer { scores in
+                    // softmax over the real audio positions only, per token
+                    for t in 0..<tokenCount {
+                        let row = weights.baseAddress! + t * used
+                        row.update(from: scores.baseAddress! + t * totalPositions, count: used)
+                        Activation.softmax(row, count: used)
+                    }
+                }
+                // standardise each audio position over tokens (ref: std_mean over dim -2)
+                mean.withUnsafeMutableBufferPointer { mean in
+                    deviation.withUnsafeMutableBufferPointer { deviation in
+                        Self.standardizeColumns(weights.baseAddress!, rows: tokenCount, columns: used,
+                                                mean: mean.baseAddress!, deviation: deviation.baseAddress!)
+                    }
+                }
+                filtered.withUnsafeMutableBufferPointer { filtered in
+                    matrix.withUnsafeMutableBufferPointer { matrix in
+                        for (r, t) in rows.enumerated() {
+                            Self.medianFilter(UnsafeBufferPointer(start: weights.baseAddress! + t * used, count: used),
+                                              width: Self.medianFilterWidth, into: filtered.baseAddress!)
+                            let out = matrix.baseAddress! + r * used
+                            for p in 0..<used { out[p] += filtered[p] / headCount }
+                        }
+                    }
+                }
             }
         }
         return matrix
     }
 
+    /// `(x - mean) / std` down each column of a `rows × columns` matrix, the
+    /// population deviation floored at 1e-10; `mean` and `deviation` are
+    /// `columns` long scratch. Each column's sums run over rows in order, as
+    /// a column-at-a-time loop would add them.
+    static func standardizeColumns(_ values: UnsafeMutablePointer<Float>, rows: Int, columns: Int,
+                                   mean: UnsafeMutablePointer<Float>, deviation: UnsafeMutablePointer<Float>) {
+        mean.update(repeating: 0, count: columns)
+        deviation.update(repeating: 0, count: columns)
+        for t in 0..<rows {
+            let row = values + t * columns
+            for p in 0..<columns { mean[p] += row[p] }
+        }
+        for p in 0..<columns { mean[p] /= Float(rows) }
+        for t in 0..<rows {
+            let row = values + t * columns
+            for p in 0..<columns { let d = row[p] - mean[p]; deviation[p] += d * d }
+        }
+        for p in 0..<columns { deviation[p] = max((deviation[p] / Float(rows)).squareRoot(), 1e-10) }
+        for t in 0..<rows {
+            let row = values + t * columns
+            for p in 0..<columns { row[p] = (row[p] - mean[p]) / deviation[p] }
+        }
+    }
+
     /// Median filter with reflect padding. ref: whisper/timing.py `median_filter`
     static func medianFilter(_ values: [Float], width: Int) -> [Float] {
-        let pad = width / 2
-        guard values.count > pad else { return values }
+        var filtered = values
+        values.withUnsafeBufferPointer { values in
+            filtered.withUnsafeMutableBufferPointer { medianFilter(values, width: width, into: $0.baseAddress!) }
+        }
+        return filtered
+    }
+
+    /// The median filter into `output` (`values.count` long). The window
+    /// stays sorted as it slides: each step takes out the value that left
+    /// and inserts the one that came, instead of sorting `width` values again.
+    static func medianFilter(_ values: UnsafeBufferPointer<Float>, width: Int, into output: UnsafeMutablePointer<Float>) {
+        let count = values.count, pad = width / 2
+        guard count > pad, width > 1 else {
+            if count > 0 { output.update(from: values.baseAddress!, count: count) }
+            return
+        }
         func at(_ i: Int) -> Float {
             var j = i
             if j < 0 { j = -j }
-            if j >= values.count { j = 2 * (values.count - 1) - j }
+            if j >= count { j = 2 * (count - 1) - j }
             return values[j]
         }
-        var window = [Float](repeating: 0, count: width)
-        return (0..<values.count).map { i in
-            for k in 0..<width { window[k] = at(i - pad + k) }
+        withUnsafeTemporaryAllocation(of: Float.self, capacity: width) { buffer in
+            var window = buffer
+            for k in 0..<width { window[k] = at(k - pad) }
             window.sort()
-            return window[pad]
+            output[0] = window[pad]
+            for i in 1..<count {
+                // Out goes at(i - pad - 1); in comes at(i + pad). A NaN matches
+                // nothing and the last slot goes instead.
+                let leaving = at(i - pad - 1), coming = at(i + pad)
+                var slot = width - 1
+                for k in 0..<width where window[k] == leaving { slot = k; break }
+                // Close the gap, then open one where `coming` belongs.
+                while slot < width - 1, window[slot + 1] < coming { window[slot] = window[slot + 1]; slot += 1 }
+                while slot > 0, window[slot - 1] > coming { window[slot] = window[slot - 1]; slot -= 1 }
+                window[slot] = coming
+                output[i] = window[pad]
+            }
         }
     }
 

@@ -26,6 +26,37 @@ import Testing
         #expect(filtered == reference.filtered)
     }
 
+    /// The sliding window against sorting each window afresh, with ties
+    /// (values from a small set), every width up to 9 and lengths around it.
+    @Test func medianFilterMatchesSortingEachWindow() {
+        var generator = SeededGenerator(seed: 7)
+        for width in [1, 3, 5, 7, 9] {
+            for count in [1, 2, width / 2, width / 2 + 1, width, 40, 1_500] where count > 0 {
+                let values = (0..<count).map { _ in Float(Int.random(in: -3...3, using: &generator)) / 2 }
+                let pad = width / 2
+                let expected: [Float] = count <= pad ? values : (0..<count).map { i in
+                    let window = (i - pad...i + pad).map { k -> Float in
+                        let j = abs(k)
+                        return values[j >= count ? 2 * (count - 1) - j : j]
+                    }
+                    return window.sorted()[pad]
+                }
+                #expect(WordAlignment.medianFilter(values, width: width) == expected, "width \(width), count \(count)")
+            }
+        }
+    }
+
+    @Test func standardizingColumnsGivesZeroMeanAndUnitDeviation() {
+        // 4 tokens x 2 positions: position 0 holds 1, 3, 1, 3 (mean 2, deviation 1);
+        // position 1 is constant, so its deviation is floored and it becomes 0.
+        var values: [Float] = [1, 4, 3, 4, 1, 4, 3, 4]
+        var mean = [Float](repeating: 0, count: 2), deviation = mean
+        WordAlignment.standardizeColumns(&values, rows: 4, columns: 2, mean: &mean, deviation: &deviation)
+        #expect(mean == [2, 4])
+        #expect(deviation == [1, 1e-10])
+        #expect(values == [-1, 0, 1, 0, -1, 0, 1, 0])
+    }
+
     @Test func medianFilterWidthIsWhispersDefault() {
         #expect(WordAlignment.medianFilterWidth == 7)
         #expect(WordAlignment.positionsPerSecond == 50)
