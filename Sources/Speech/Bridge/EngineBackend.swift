@@ -4,11 +4,15 @@ internal import SpeechEngine
 /// The product's `RecognitionBackend`: the engine's `StreamingRecognizer`
 /// over the shared, retained models.
 ///
-/// Finals come from whisper-base; volatile results come from whisper-tiny.en
-/// in int8 for English when it is installed (`ModelCache.volatileTranscriber`),
-/// else from whisper-base as well.
+/// Finals come from whisper-base: live audio's in ``ComputeType/live``
+/// (`int8-mixed` unless `SPEECHCOMPAT_COMPUTE_TYPE` names a type), loaded when
+/// the first live audio comes; recordings' (a URL request's or an analyzer's
+/// file) in the default type, as `speech transcribe` decodes files. Volatile
+/// results come from whisper-tiny.en in int8 for English when it is
+/// installed (`ModelCache.volatileTranscriber`), else from the live model.
 final class EngineBackend: RecognitionBackend {
     private let recognizer: StreamingRecognizer
+    private let live: DeferredTranscriber
     let updates: AsyncStream<SessionUpdate>
 
     /// - Throws: `EngineError(.unsupportedLanguage)` for a locale no model
@@ -19,10 +23,15 @@ final class EngineBackend: RecognitionBackend {
             throw EngineError(.unsupportedLanguage,
                               "No installed model recognizes \(locale.identifier). Use one of SFSpeechRecognizer.supportedLocales().")
         }
-        let accurate = try models.transcriber(.whisperBase)
+        let recordings = try models.transcriber(.whisperBase)
+        let liveType = try models.liveComputeType()
+        let live = liveType == recordings.model.computeType
+            ? DeferredTranscriber(recordings)
+            : DeferredTranscriber { try models.transcriber(.whisperBase, computeType: liveType) }
         let fast = models.volatileTranscriber(language: options.transcription.language)
-        let recognizer = StreamingRecognizer(accurate: accurate, fast: fast, options: options)
+        let recognizer = StreamingRecognizer(live: live, recordings: recordings, fast: fast, options: options)
         self.recognizer = recognizer
+        self.live = live
         updates = AsyncStream(bufferingPolicy: .unbounded) { continuation in
             let reader = Task.detached {
                 for await event in recognizer.events { continuation.yield(SessionUpdate(event)) }
@@ -41,7 +50,10 @@ final class EngineBackend: RecognitionBackend {
         ModelCache.shared.releaseAll()
     }
 
-    func append(_ samples: [Float]) { recognizer.append(samples) }
+    func append(_ samples: [Float]) {
+        live.prefetch()
+        recognizer.append(samples)
+    }
     func appendGap(seconds: Double) { recognizer.appendGap(seconds: seconds) }
     func appendRecording(_ samples: [Float]) { recognizer.appendRecording(samples) }
     func commit(throughSeconds seconds: Double) { recognizer.commit(throughSeconds: seconds) }

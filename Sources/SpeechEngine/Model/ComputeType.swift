@@ -122,6 +122,19 @@ public enum ComputeType: String, Sendable, Hashable, CaseIterable {
     /// default must not.
     public static let `default`: ComputeType = .float16Weights
 
+    /// What live audio's final results load with unless told otherwise
+    /// (the faces' microphone and buffer streams, `speech serve`; recordings
+    /// such as a URL request's file keep ``default``, so a face gives a file
+    /// the transcript `speech transcribe` gives it). Streamed text is not
+    /// batch text whatever the type (each utterance is decoded alone, as it
+    /// ends), and there `int8Mixed` is not less accurate than ``default``:
+    /// `speech eval --stream` on the corpus, English 15.49% both, all 16.44%
+    /// against 16.54% (12 of 75 transcripts differ, either way), at 0.71x its
+    /// compute, with the final after a stop mid-speech 0.2–0.3 s sooner
+    /// (2026-12-07, Benchmarks/RESULTS.md). It passes the chunk-size test
+    /// `int8Encoder` failed (StreamingRecognizerModelTests).
+    public static let live: ComputeType = .int8Mixed
+
     /// The environment variable naming the type of models loaded without one
     /// (`ModelCache`: the faces, `speech serve`; the tool's `--compute-type`
     /// default): `SPEECHCOMPAT_COMPUTE_TYPE=int8-mixed` runs client code
@@ -129,11 +142,11 @@ public enum ComputeType: String, Sendable, Hashable, CaseIterable {
     public static let environmentVariable = "SPEECHCOMPAT_COMPUTE_TYPE"
 
     /// The type `environment` names in ``environmentVariable``, or
-    /// ``default`` when it is unset or empty.
+    /// `unset` (``default``, or ``live`` for live audio) when it is unset or empty.
     /// - Throws: `EngineError(.invalidArgument)` listing the types when it names none.
-    public static func configured(environment: [String: String] = ProcessInfo.processInfo.environment) throws
-        -> ComputeType {
-        guard let value = environment[environmentVariable], !value.isEmpty else { return .default }
+    public static func configured(environment: [String: String] = ProcessInfo.processInfo.environment,
+                                  unset: ComputeType = .default) throws -> ComputeType {
+        guard let value = environment[environmentVariable], !value.isEmpty else { return unset }
         guard let type = ComputeType(rawValue: value) else {
             throw EngineError(.invalidArgument,
                               "\(environmentVariable)=\(value) names no compute type; set it to one of \(allCases.map(\.rawValue).joined(separator: ", ")), or unset it for \(ComputeType.default.rawValue).")

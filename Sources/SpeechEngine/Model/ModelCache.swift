@@ -40,6 +40,13 @@ public final class ModelCache: @unchecked Sendable {
         return transcriber
     }
 
+    /// The compute type of live audio's final results: the one
+    /// `SPEECHCOMPAT_COMPUTE_TYPE` names, else ``ComputeType/live``.
+    /// - Throws: `EngineError(.invalidArgument)` when the variable names no type.
+    public func liveComputeType() throws -> ComputeType {
+        try ComputeType.configured(environment: environment, unset: .live)
+    }
+
     /// The model for a stream's volatile results in `language`, or nil when
     /// the stream's own model should give them: whisper-tiny.en with int8
     /// weights for English when it is installed. Volatile text is replaced

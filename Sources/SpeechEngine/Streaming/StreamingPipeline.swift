@@ -34,8 +34,12 @@ struct StreamingPipeline {
     typealias Decode = (_ samples: [Float], _ options: TranscriptionOptions, _ interruption: Interruption?,
                         _ onWindow: ((Transcriber.DecodedWindow) -> Void)?) throws -> Transcript
 
+    /// Live audio's final results (commits, passes at a pause).
     let accurate: Decode
     let fast: Decode
+    /// Recordings (`appendRecording`), decoded as files: the model a file
+    /// gets from `Transcriber`, which may not be live audio's (``ComputeType/live``).
+    let recording: Decode
     let options: StreamingOptions
     /// Counts and times the passes when given (`speech bench --stream`).
     let workload: StreamingWorkload?
@@ -120,11 +124,12 @@ struct StreamingPipeline {
     /// buffer and drops them.
     private var draft: [Segment] = []
 
-    init(accurate: @escaping Decode, fast: @escaping Decode, options: StreamingOptions,
+    init(accurate: @escaping Decode, fast: @escaping Decode, recording: Decode? = nil, options: StreamingOptions,
          volatileInterruption: Interruption? = nil, cancellation: Interruption? = nil,
          workload: StreamingWorkload? = nil, emit: @escaping (StreamingEvent) -> Void) {
         self.accurate = accurate
         self.fast = fast
+        self.recording = recording ?? accurate
         self.options = options
         self.workload = workload
         self.volatileInterruption = volatileInterruption
@@ -132,22 +137,28 @@ struct StreamingPipeline {
         self.emit = emit
     }
 
-    /// A pipeline over real models.
-    init(accurate: Transcriber, fast: Transcriber, options: StreamingOptions,
+    /// A pipeline over real models: `live` for live audio's finals (loaded
+    /// at its first pass) and, without `fast`, its volatile results;
+    /// `recordings` for recordings.
+    init(live: DeferredTranscriber, recordings: Transcriber, fast: Transcriber?, options: StreamingOptions,
          volatileInterruption: Interruption? = nil, cancellation: Interruption? = nil,
          workload: StreamingWorkload? = nil, emit: @escaping (StreamingEvent) -> Void) {
-        self.init(accurate: Self.decoder(accurate, cancellation: cancellation, clock: workload?.accurateStages),
-                  fast: Self.decoder(fast, cancellation: cancellation, clock: workload?.fastStages), options: options,
-                  volatileInterruption: volatileInterruption, cancellation: cancellation, workload: workload,
-                  emit: emit)
+        let stages = workload?.accurateStages
+        self.init(accurate: Self.decoder({ try live.transcriber() }, cancellation: cancellation, clock: stages),
+                  fast: Self.decoder({ try fast ?? live.transcriber() }, cancellation: cancellation,
+                                     clock: workload?.fastStages),
+                  recording: Self.decoder({ recordings }, cancellation: cancellation, clock: stages),
+                  options: options, volatileInterruption: volatileInterruption, cancellation: cancellation,
+                  workload: workload, emit: emit)
     }
 
-    /// `transcriber` as a `Decode`, stopping also when `cancellation` is raised.
-    static func decoder(_ transcriber: Transcriber, cancellation: Interruption?, clock: StageClock? = nil) -> Decode {
+    /// `transcriber()`'s transcriber as a `Decode`, stopping also when `cancellation` is raised.
+    static func decoder(_ transcriber: @escaping () throws -> Transcriber, cancellation: Interruption?,
+                        clock: StageClock? = nil) -> Decode {
         { samples, options, interruption, onWindow in
-            try transcriber.transcribe(samples: samples, options: options, clock: clock,
-                                       interruption: Interruption.either(interruption, cancellation),
-                                       onWindow: onWindow)
+            try transcriber().transcribe(samples: samples, options: options, clock: clock,
+                                         interruption: Interruption.either(interruption, cancellation),
+                                         onWindow: onWindow)
         }
     }
 
@@ -252,10 +263,10 @@ struct StreamingPipeline {
         var tail = committedTail
         let emit = self.emit
         let reportsVolatile = options.reportsVolatileResults
-        let accurate = self.accurate
+        let recording = self.recording
         let transcription = conditioned(options.transcription)
         _ = try workload.measure(.recording, sampleCount: samples.count) {
-            try accurate(samples, transcription, nil) { window in
+            try recording(samples, transcription, nil) { window in
                 let through = offset + window.throughSeconds
                 if let hypothesis = Self.hypothesis(of: window.segments, offset: offset, from: rangeStart, to: through,
                                                     alternatives: window.alternatives) {

@@ -22,9 +22,19 @@ public final class StreamingRecognizer: Sendable {
     ///   - workload: counts and times the passes by kind, when given.
     public convenience init(accurate: Transcriber, fast: Transcriber? = nil, options: StreamingOptions,
                             workload: StreamingWorkload? = nil) {
-        let fast = fast ?? accurate
+        self.init(live: DeferredTranscriber(accurate), recordings: accurate, fast: fast, options: options,
+                  workload: workload)
+    }
+
+    /// - Parameters:
+    ///   - live: the model for live audio's final results, loaded at the
+    ///     first pass that needs it unless prefetched (``ComputeType/live``).
+    ///   - recordings: the model for recordings (`appendRecording`), decoded as files.
+    ///   - fast: a faster model for volatile results (defaults to `live`).
+    public convenience init(live: DeferredTranscriber, recordings: Transcriber, fast: Transcriber? = nil,
+                            options: StreamingOptions, workload: StreamingWorkload? = nil) {
         self.init(options: options) { interruptions, emit in
-            StreamingPipeline(accurate: accurate, fast: fast, options: options,
+            StreamingPipeline(live: live, recordings: recordings, fast: fast, options: options,
                               volatileInterruption: interruptions.volatile, cancellation: interruptions.cancellation,
                               workload: workload, emit: emit)
         }

@@ -16,7 +16,7 @@ struct BenchCommand: SpeechCommand {
             DecodingArguments.batchSizeOption,
             DecodingArguments.paddingOption,
             ModelChoice.option,
-            ModelChoice.computeTypeOption,
+            ModelChoice.computeTypeOption(streams: true),
             DecodingArguments.languageOption,
             .value("against", "engine", help: "Compare with faster-whisper in the same run: ours window by window and\nbatched, faster-whisper float32, int8 and int8 batched, greedy and beam 5\n(--beam: that width only), --runs alternating rounds, each run in its own\nprocess; prints min/median ratios, peak RSS and our stage breakdown.\nNeeds python3 with faster-whisper 1.2.1 (Scripts/setup.sh --benchmarks)."),
             .flag("stream", help: "Benchmark live recognition: feed the file in 100 ms chunks to the streaming recognizer."),
@@ -97,7 +97,9 @@ struct BenchCommand: SpeechCommand {
         runs = try arguments.integer("runs", in: 1...100) ?? 3
         decoding = try DecodingArguments(arguments: arguments)
         model = try ModelChoice(arguments: arguments)
-        computeType = try ModelChoice.computeType(arguments: arguments)
+        // A stream benchmarks live audio, which the faces decode in `ComputeType.live`.
+        computeType = try ModelChoice.computeType(arguments: arguments,
+                                                  unset: arguments.flag("stream") ? .live : .default)
         json = try arguments.choice("format", from: ["text", "json"]) == "json"
         stream = arguments.flag("stream")
         realtime = arguments.flag("realtime")

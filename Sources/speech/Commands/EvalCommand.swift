@@ -21,7 +21,7 @@ struct EvalCommand: SpeechCommand {
             .flag("stream", help: "Stream each clip through the streaming recognizer (100 ms chunks, as\nfast as it takes them) and show its WER beside batch WER."),
             .value("face", "batch|legacy|modern|legacy-over-modern|modern-over-legacy", help: "Transcribe through the engine's batch path (default), the legacy face\n(SFSpeechURLRecognitionRequest), the modern face (SpeechAnalyzer over\nan AVAudioFile), as an app would, or either face's code on the other's\npipeline (the migration adapters)."),
             ModelChoice.option,
-            ModelChoice.computeTypeOption,
+            ModelChoice.computeTypeOption(streams: true),
             DecodingArguments.beamOption,
             DecodingArguments.threadsOption,
             DecodingArguments.batchSizeOption,
@@ -55,6 +55,8 @@ struct EvalCommand: SpeechCommand {
     var scorePath: String?
     var model: ModelChoice
     var computeType: ComputeType
+    /// What `--stream` streams with: the faces' type for live audio unless one is named.
+    var liveComputeType: ComputeType
     var decoding: DecodingArguments
     var json: Bool
     var showsDiffs: Bool
@@ -74,6 +76,7 @@ struct EvalCommand: SpeechCommand {
         scorePath = arguments.value("score")
         model = try ModelChoice(arguments: arguments)
         computeType = try ModelChoice.computeType(arguments: arguments)
+        liveComputeType = try ModelChoice.computeType(arguments: arguments, unset: .live)
         decoding = try DecodingArguments(arguments: arguments)
         json = try arguments.choice("format", from: ["text", "json"]) == "json"
         showsDiffs = arguments.flag("diffs")
@@ -134,11 +137,13 @@ struct EvalCommand: SpeechCommand {
         let clock = ContinuousClock()
         let start = clock.now
         let accurate = try model.loadTranscriber(computeType: computeType)
+        let live = liveComputeType == computeType ? accurate : try model.loadTranscriber(computeType: liveComputeType)
         let fast = ModelCache.shared.volatileTranscriber(language: "en")
         let loadSeconds = (clock.now - start).seconds
-        console.log(String(format: "Loaded %@%@ in %.2f s; streaming %d clips.", model.description,
+        console.log(String(format: "Loaded %@ (%@, streams %@)%@ in %.2f s; streaming %d clips.", model.description,
+                           computeType.rawValue, liveComputeType.rawValue,
                            fast == nil ? "" : " and whisper-tiny.en (int8)", loadSeconds, entries.count))
-        let evaluation = StreamingEvaluation(accurate: accurate, fastEnglish: fast, decoding: decoding)
+        let evaluation = StreamingEvaluation(accurate: accurate, live: live, fastEnglish: fast, decoding: decoding)
         let output = try hypothesesPath.map { try HypothesisWriter(path: $0) }
         var results: [StreamingEvaluation.ClipResult] = []
         for (index, entry) in entries.enumerated() {

@@ -14,20 +14,27 @@ enum ModelChoice: Sendable, Hashable, CustomStringConvertible {
         help: "Model: \(ModelName.allCases.map(\.rawValue).joined(separator: ", ")), or a model folder\n(default: \(ModelName.default.rawValue)).")
 
     /// The `--compute-type` option of the commands that load a model for speed or accuracy runs.
-    static let computeTypeOption = OptionSpec.value(
-        "compute-type", "type",
-        help: "Weights and matrix kernels: \(ComputeType.allCases.map(\.rawValue).joined(separator: " or ")) (default: \(ComputeType.environmentVariable)\nor \(ComputeType.default.rawValue)).")
+    static let computeTypeOption = computeTypeOption(streams: false)
 
-    /// Reads `--compute-type`, else `SPEECHCOMPAT_COMPUTE_TYPE`.
+    /// The option, for a command whose `--stream` decodes live audio in ``ComputeType/live``.
+    static func computeTypeOption(streams: Bool) -> OptionSpec {
+        let live = streams ? "; with --stream, \(ComputeType.live.rawValue) as for live audio" : ""
+        return OptionSpec.value(
+            "compute-type", "type",
+            help: "Weights and matrix kernels: \(ComputeType.allCases.map(\.rawValue).joined(separator: " or ")) (default: \(ComputeType.environmentVariable)\nor \(ComputeType.default.rawValue)\(live)).")
+    }
+
+    /// Reads `--compute-type`, else `SPEECHCOMPAT_COMPUTE_TYPE`, else `unset`
+    /// (``ComputeType/live`` for the commands that stream, as the faces do).
     /// - Throws: ``UsageError`` if either names no compute type.
     static func computeType(arguments: ParsedArguments,
-                            environment: [String: String] = ProcessInfo.processInfo.environment) throws(UsageError)
-        -> ComputeType {
+                            environment: [String: String] = ProcessInfo.processInfo.environment,
+                            unset: ComputeType = .default) throws(UsageError) -> ComputeType {
         if let chosen = try arguments.choice("compute-type", from: ComputeType.allCases.map(\.rawValue)) {
             return ComputeType(rawValue: chosen) ?? .default
         }
         do {
-            return try ComputeType.configured(environment: environment)
+            return try ComputeType.configured(environment: environment, unset: unset)
         } catch {
             throw UsageError("\((error as? EngineError)?.message ?? "\(error)")")
         }

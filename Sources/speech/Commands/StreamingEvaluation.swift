@@ -6,8 +6,10 @@ import SpeechEvaluation
 /// fast as it takes 100 ms chunks, and through batch transcription, so the
 /// committed stream and the batch transcript are scored on the same clips.
 struct StreamingEvaluation {
-    /// The model for final results and for batch transcription.
+    /// The model for batch transcription.
     var accurate: Transcriber
+    /// The model for the stream's final results (``ComputeType/live``, as the faces stream).
+    var live: Transcriber
     /// An English-only model for volatile passes on English clips; other
     /// languages use `accurate` for those passes too.
     var fastEnglish: Transcriber?
@@ -24,7 +26,7 @@ struct StreamingEvaluation {
     func evaluate(_ entry: ManifestEntry) async throws -> ClipResult {
         let samples = try AudioDecoder.decode(contentsOf: entry.audioURL)
         let options = decoding.options(language: entry.language)
-        let recognizer = StreamingRecognizer(accurate: accurate, fast: entry.language == "en" ? fastEnglish : nil,
+        let recognizer = StreamingRecognizer(accurate: live, fast: entry.language == "en" ? fastEnglish : nil,
                                              options: decoding.streamingOptions(language: entry.language))
         let outcome = try await StreamFeeder(pacing: .fast).run(samples, through: recognizer)
         let clock = ContinuousClock()

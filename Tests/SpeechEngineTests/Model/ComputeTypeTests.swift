@@ -21,6 +21,16 @@ import Testing
                 "\(error.message)")
     }
 
+    /// Live audio's finals load `int8-mixed` unless the variable names a type (then that one, as for files).
+    @Test func liveAudioLoadsTheLiveTypeUnlessTheEnvironmentNamesOne() throws {
+        let variable = ComputeType.environmentVariable
+        #expect(ComputeType.live == .int8Mixed)
+        #expect(ComputeType.live != .default)
+        #expect(try ComputeType.configured(environment: [:], unset: .live) == .int8Mixed)
+        #expect(try ComputeType.configured(environment: [variable: ""], unset: .live) == .int8Mixed)
+        #expect(try ComputeType.configured(environment: [variable: "float32"], unset: .live) == .float32)
+    }
+
     /// `int8-mixed`: the encoder's feed-forward layers single-level, every
     /// decoder layer two-level, the encoder's attention and the embeddings half.
     @Test func int8MixedFormsByTensor() {

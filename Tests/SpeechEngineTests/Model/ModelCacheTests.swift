@@ -35,4 +35,18 @@ struct ModelCacheTests {
         let missing = try #require(throws: EngineError.self) { try mixed.transcriber(.whisperBase) }
         #expect(missing.code == .modelNotFound)
     }
+
+    /// Live audio's type: the environment's when it names one, else `ComputeType.live`.
+    @Test func liveAudiosTypeIsTheEnvironmentsOrTheLiveDefault() throws {
+        let store = try AssetFixtures.temporaryStore()
+        defer { AssetFixtures.discard(store) }
+        let variable = ComputeType.environmentVariable
+        #expect(try ModelCache(store: store, environment: [:]).liveComputeType() == .int8Mixed)
+        #expect(try ModelCache(store: store, environment: [variable: "float16-weights"]).liveComputeType()
+                == .float16Weights)
+        let error = try #require(throws: EngineError.self) {
+            try ModelCache(store: store, environment: [variable: "int4"]).liveComputeType()
+        }
+        #expect(error.code == .invalidArgument)
+    }
 }

@@ -417,6 +417,23 @@ struct StreamingPipelineTests {
         #expect(Self.finals(log.events).count == 2)
     }
 
+    /// Recordings go to the recording model (files' type), live audio's
+    /// finals to the live one (`ComputeType.live`).
+    @Test func recordingsAndLiveAudioAreDecodedByTheirOwnModels() throws {
+        final class Calls: @unchecked Sendable { var live = 0, recording = 0 }
+        let calls = Calls()
+        var options = StreamingOptions()
+        options.reportsVolatileResults = false
+        var pipeline = StreamingPipeline(
+            accurate: { calls.live += 1; return Self.decode($0, $1, $2, $3) }, fast: Self.decode,
+            recording: { calls.recording += 1; return Self.decode($0, $1, $2, $3) }, options: options) { _ in }
+        try pipeline.appendRecording(Self.voiced(seconds: 2) + Self.silence(seconds: 1))
+        #expect(calls.recording == 1 && calls.live == 0)
+        try pipeline.consume(Self.voiced(seconds: 2) + Self.silence(seconds: 3))
+        try pipeline.finish()
+        #expect(calls.recording == 1 && calls.live >= 1)
+    }
+
     @Test func aRecordingIsOnePassOverItsAudio() throws {
         let workload = StreamingWorkload()
         var options = StreamingOptions()
