@@ -65,6 +65,13 @@ public final class ModelCache: @unchecked Sendable {
         return transcribers.keys.contains { $0.name == name }
     }
 
+    /// Whether a model is loaded now in `computeType`.
+    public func isLoaded(_ name: ModelName, computeType: ComputeType) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return transcribers[Key(name: name, computeType: computeType)] != nil
+    }
+
     /// Drops loaded models (they are freed when no recognizer uses them).
     public func releaseAll() {
         lock.lock()
