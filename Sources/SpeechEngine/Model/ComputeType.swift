@@ -123,14 +123,15 @@ public enum ComputeType: String, Sendable, Hashable, CaseIterable {
     public static let `default`: ComputeType = .float16Weights
 
     /// What live audio's final results load with unless told otherwise
-    /// (the faces' microphone and buffer streams, `speech serve`; recordings
-    /// such as a URL request's file keep ``default``, so a face gives a file
-    /// the transcript `speech transcribe` gives it). Streamed text is not
+    /// (`ModelCache.liveComputeType`: the faces' microphone and buffer
+    /// streams, also over `speech serve`'s face socket). Recordings, such as
+    /// a URL request's file, keep ``default``, so a face gives a file the
+    /// transcript `speech transcribe` gives it. Streamed text is not
     /// batch text whatever the type (each utterance is decoded alone, as it
     /// ends), and there `int8Mixed` is not less accurate than ``default``:
     /// `speech eval --stream` on the corpus, English 15.49% both, all 16.44%
     /// against 16.54% (12 of 75 transcripts differ, either way), at 0.71x its
-    /// compute, with the final after a stop mid-speech 0.2–0.3 s sooner
+    /// compute, with the final after a stop mid-speech 0.15–0.2 s sooner
     /// (2026-12-07, Benchmarks/RESULTS.md). It passes the chunk-size test
     /// `int8Encoder` failed (StreamingRecognizerModelTests).
     public static let live: ComputeType = .int8Mixed
