@@ -7,7 +7,8 @@ internal import SpeechEngine
 /// Finals come from whisper-base: live audio's in ``ComputeType/live``
 /// (`int8-mixed` unless `SPEECHCOMPAT_COMPUTE_TYPE` names a type), loaded when
 /// the first live audio comes; recordings' (a URL request's or an analyzer's
-/// file) in the default type, as `speech transcribe` decodes files. Volatile
+/// file) in the default type, as `speech transcribe` decodes files, loaded
+/// at the first recording. Volatile
 /// results come from whisper-tiny.en in int8 for English when it is
 /// installed (`ModelCache.volatileTranscriber`), else from the live model.
 final class EngineBackend: RecognitionBackend {
@@ -23,11 +24,14 @@ final class EngineBackend: RecognitionBackend {
             throw EngineError(.unsupportedLanguage,
                               "No installed model recognizes \(locale.identifier). Use one of SFSpeechRecognizer.supportedLocales().")
         }
-        let recordings = try models.transcriber(.whisperBase)
+        // Each model loads at its first use (a live-only client never holds
+        // the files' one, a file-only client never the live one); a missing
+        // model or a bad SPEECHCOMPAT_COMPUTE_TYPE still fails here, at once.
+        _ = try models.store.requireInstalled(.whisperBase)
         let liveType = try models.liveComputeType()
-        let live = liveType == recordings.model.computeType
-            ? DeferredTranscriber(recordings)
-            : DeferredTranscriber { try models.transcriber(.whisperBase, computeType: liveType) }
+        // Both come from `models`, which keeps one transcriber per type.
+        let recordings = DeferredTranscriber { try models.transcriber(.whisperBase) }
+        let live = DeferredTranscriber { try models.transcriber(.whisperBase, computeType: liveType) }
         let fast = models.volatileTranscriber(language: options.transcription.language)
         let recognizer = StreamingRecognizer(live: live, recordings: recordings, fast: fast, options: options)
         self.recognizer = recognizer

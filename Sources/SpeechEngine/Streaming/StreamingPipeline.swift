@@ -137,17 +137,17 @@ struct StreamingPipeline {
         self.emit = emit
     }
 
-    /// A pipeline over real models: `live` for live audio's finals (loaded
-    /// at its first pass) and, without `fast`, its volatile results;
+    /// A pipeline over real models, each loaded at its first pass: `live`
+    /// for live audio's finals and, without `fast`, its volatile results;
     /// `recordings` for recordings.
-    init(live: DeferredTranscriber, recordings: Transcriber, fast: Transcriber?, options: StreamingOptions,
+    init(live: DeferredTranscriber, recordings: DeferredTranscriber, fast: Transcriber?, options: StreamingOptions,
          volatileInterruption: Interruption? = nil, cancellation: Interruption? = nil,
          workload: StreamingWorkload? = nil, emit: @escaping (StreamingEvent) -> Void) {
         let stages = workload?.accurateStages
         self.init(accurate: Self.decoder({ try live.transcriber() }, cancellation: cancellation, clock: stages),
                   fast: Self.decoder({ try fast ?? live.transcriber() }, cancellation: cancellation,
                                      clock: workload?.fastStages),
-                  recording: Self.decoder({ recordings }, cancellation: cancellation, clock: stages),
+                  recording: Self.decoder({ try recordings.transcriber() }, cancellation: cancellation, clock: stages),
                   options: options, volatileInterruption: volatileInterruption, cancellation: cancellation,
                   workload: workload, emit: emit)
     }

@@ -22,16 +22,17 @@ public final class StreamingRecognizer: Sendable {
     ///   - workload: counts and times the passes by kind, when given.
     public convenience init(accurate: Transcriber, fast: Transcriber? = nil, options: StreamingOptions,
                             workload: StreamingWorkload? = nil) {
-        self.init(live: DeferredTranscriber(accurate), recordings: accurate, fast: fast, options: options,
-                  workload: workload)
+        let accurate = DeferredTranscriber(accurate)
+        self.init(live: accurate, recordings: accurate, fast: fast, options: options, workload: workload)
     }
 
     /// - Parameters:
     ///   - live: the model for live audio's final results, loaded at the
     ///     first pass that needs it unless prefetched (``ComputeType/live``).
-    ///   - recordings: the model for recordings (`appendRecording`), decoded as files.
+    ///   - recordings: the model for recordings (`appendRecording`), decoded
+    ///     as files, loaded at the first recording.
     ///   - fast: a faster model for volatile results (defaults to `live`).
-    public convenience init(live: DeferredTranscriber, recordings: Transcriber, fast: Transcriber? = nil,
+    public convenience init(live: DeferredTranscriber, recordings: DeferredTranscriber, fast: Transcriber? = nil,
                             options: StreamingOptions, workload: StreamingWorkload? = nil) {
         self.init(options: options) { interruptions, emit in
             StreamingPipeline(live: live, recordings: recordings, fast: fast, options: options,
