@@ -8,9 +8,9 @@ internal import SpeechEngine
 /// (`int8-mixed` unless `SPEECHCOMPAT_COMPUTE_TYPE` names a type), loaded when
 /// the first live audio comes; recordings' (a URL request's or an analyzer's
 /// file) in the default type, as `speech transcribe` decodes files, loaded
-/// at the first recording. Volatile
-/// results come from whisper-tiny.en in int8 for English when it is
-/// installed (`ModelCache.volatileTranscriber`), else from the live model.
+/// at the first recording. Volatile results come from whisper-tiny.en in
+/// int8 for English when it is installed (`ModelCache.volatileTranscriber`),
+/// else from the live model.
 final class EngineBackend: RecognitionBackend {
     private let recognizer: StreamingRecognizer
     private let live: DeferredTranscriber
