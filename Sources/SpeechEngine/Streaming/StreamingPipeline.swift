@@ -12,9 +12,9 @@ import Foundation
 /// segment and keeps that segment's audio, so no word is cut at a seam.
 /// A commit encodes one whole 30 s window, so work per commit does not grow
 /// with utterance length, and the buffer never exceeds one window; a
-/// volatile pass encodes only the buffer plus 5.12 s (a fitted window, see
-/// `StreamingOptions.fitsVolatileWindowToAudio`), since its text is replaced,
-/// and runs only when speech was heard since the last one. When the speaker
+/// volatile pass encodes only the buffer after the words already final plus
+/// 5.12 s (a fitted window, see `StreamingOptions.fitsVolatileWindowToAudio`),
+/// since its text is replaced, and runs only when speech was heard since the last one. When the speaker
 /// pauses, the accurate pass runs at once (`decodesFinalAtPause`): if the
 /// utterance ends there, its result is the final, so the final is ready
 /// when the endpoint or the end of input comes instead of decoded after it.
@@ -74,6 +74,11 @@ struct StreamingPipeline {
     /// waits `longSilenceSeconds`: speakers often go on after a second's
     /// pause, and each time they do, the pass made at the pause is wasted.
     var pauseSecondsBeforeFinalPassOfShortUtterance = 1.0
+    /// Audio before the first unconfirmed word that a volatile pass hears
+    /// too: word times come from attention and can start a little late, so
+    /// the pass does not clip the onset; a piece of the confirmed word heard
+    /// there is dropped as already final (`remainder(of:after:)`).
+    var volatileLeadInSeconds = 0.2
     /// While no speech is pending, `.committed` advances in steps of this much.
     var silentCommitStepSeconds = 1.0
     /// Committed text carried into the next pass's prompt (Whisper's
@@ -546,8 +551,16 @@ struct StreamingPipeline {
         return min(buffer.count, Int(coveredSeconds * Self.sampleRate))
     }
 
-    /// A quick greedy pass over the buffer with the fast model.
+    /// A quick greedy pass with the fast model over the audio not final yet.
+    /// Words confirmed at a pause stay in the buffer as the accurate passes'
+    /// context, but their text is final: the pass hears the buffer from just
+    /// before the first word after them, with their text in the prompt, so
+    /// its cost is the speech since the last pause, not the whole utterance.
     private func volatileHypothesis() throws -> StreamingHypothesis? {
+        let confirmed = confirmedInBufferSeconds
+        let skipped = confirmed > volatileLeadInSeconds
+            ? min(buffer.count, Int(((confirmed - volatileLeadInSeconds) * Self.sampleRate).rounded())) : 0
+        let audio = skipped > 0 ? Array(buffer[skipped...]) : buffer
         var transcription = options.transcription
         transcription.shortWindowPadding = .silence
         transcription.beamSize = 1
@@ -559,16 +572,16 @@ struct StreamingPipeline {
         let transcript: Transcript
         do {
             let interruption = reportedVolatileSinceCommit ? volatileInterruption : nil
-            transcript = try workload.measure(.volatile, sampleCount: buffer.count) {
-                try fast(buffer, conditioned(transcription), interruption, nil)
+            transcript = try workload.measure(.volatile, sampleCount: audio.count) {
+                try fast(audio, conditioned(transcription, withConfirmedText: skipped > 0), interruption, nil)
             }
         } catch let error as EngineError where error.code == .cancelled && volatileInterruption?.isRaised == true
                     && cancellation?.isRaised != true {
             // The input closed mid-pass: the final pass makes this one moot.
             return nil
         }
-        return Self.hypothesis(of: Self.remainder(of: transcript.segments, after: confirmedInBufferSeconds),
-                               offset: seconds(bufferStart), from: committedEndSeconds,
+        return Self.hypothesis(of: Self.remainder(of: transcript.segments, after: confirmed - seconds(skipped)),
+                               offset: seconds(bufferStart + skipped), from: committedEndSeconds,
                                to: seconds(bufferStart + buffer.count), alternatives: [])
     }
 
@@ -604,11 +617,15 @@ struct StreamingPipeline {
     }
 
     /// Adds the tail of the committed text to the prompt, as Whisper conditions
-    /// each window on the previous one.
-    private func conditioned(_ transcription: TranscriptionOptions) -> TranscriptionOptions {
-        guard transcription.conditionOnPreviousText, !committedTail.isEmpty else { return transcription }
+    /// each window on the previous one; with `withConfirmedText`, also the
+    /// text confirmed at a pause, for a pass that does not hear its audio.
+    private func conditioned(_ transcription: TranscriptionOptions, withConfirmedText: Bool = false)
+        -> TranscriptionOptions {
+        let tail = withConfirmedText && !confirmedText.isEmpty
+            ? Self.appending(confirmedText, to: committedTail) : committedTail
+        guard transcription.conditionOnPreviousText, !tail.isEmpty else { return transcription }
         var conditioned = transcription
-        let previous = committedTail.trimmingCharacters(in: .whitespaces)
+        let previous = tail.trimmingCharacters(in: .whitespaces)
         conditioned.initialPrompt = [transcription.initialPrompt, previous].compactMap { $0 }.joined(separator: " ")
         return conditioned
     }

@@ -219,6 +219,8 @@ struct StreamingPipelineTests {
         var inputEnded = false
         /// Each accurate pass's forced segments (the draft it started from) and what it returned.
         var forced: [[Segment]] = [], decoded: [Transcript] = [], prompts: [String?] = []
+        /// Each fast pass's prompt and the stream time of its event count when it ran.
+        var fastPrompts: [String?] = [], fastAtEvent: [Int] = []
     }
 
     private static func passes(over live: [Float], options: StreamingOptions,
@@ -236,6 +238,8 @@ struct StreamingPipelineTests {
             },
             fast: { samples, transcription, interruption, onWindow in
                 log.fast.append(samples.count)
+                log.fastPrompts.append(transcription.initialPrompt)
+                log.fastAtEvent.append(log.events.count)
                 return Self.decode(samples, transcription, interruption, onWindow)
             },
             options: options, workload: workload) { log.events.append($0) }
@@ -348,6 +352,39 @@ struct StreamingPipelineTests {
         #expect(log.forced.last == paused.segments, "the last pass starts from both phrases, the first confirmed, the second open")
         #expect(log.prompts.last == .some(nil), "confirmed text is in the window, not in the prompt as well")
         #expect(finals.flatMap(\.words).count == Self.batchWordCount(live))
+        Self.expectInvariants(log.events)
+    }
+
+    /// Once words are confirmed at a pause, a volatile pass hears only the
+    /// buffer after them (from just before the first open word) with their
+    /// text in its prompt, and its words land at the same stream times as
+    /// the final's: its cost follows the speech since the pause, not the utterance.
+    @Test func volatilePassesAfterConfirmedWordsHearOnlyTheRest() throws {
+        let first = Self.voiced(seconds: 5), pause = Self.silence(seconds: 0.6), second = Self.voiced(seconds: 4)
+        let live = Self.silence(seconds: 0.5) + first + pause + second + Self.silence(seconds: 0.5)
+            + Self.voiced(seconds: 3)
+        let log = try Self.passes(over: live, options: StreamingOptions())
+        let finals = Self.finals(log.events)
+        try #require(finals.count == 2)
+        let confirmedAt = firstFinalIndex(log.events)
+        let after = log.fast.indices.filter { log.fastAtEvent[$0] > confirmedAt }
+        try #require(after.count >= 3, "volatile passes run while the speaker goes on")
+        // The buffer still holds the first phrase; the passes start 0.2 s before the second.
+        let sinceConfirmed = Double(pause.count + second.count) / Self.rate + 0.5 + 3 + 0.2 + 0.05
+        for pass in after {
+            #expect(Double(log.fast[pass]) / Self.rate < sinceConfirmed, "pass \(pass) heard \(log.fast[pass]) samples")
+            #expect(log.fastPrompts[pass] == finals[0].text, "the confirmed text is the prompt")
+        }
+        #expect(log.fastPrompts[..<(after.first ?? 0)].allSatisfy { $0 == nil }, "nothing confirmed, no prompt")
+        let volatiles = log.events[confirmedAt...].compactMap { if case .volatile(let h) = $0 { h } else { nil } }
+        let lastVolatile = try #require(volatiles.last)
+        #expect(lastVolatile.words.allSatisfy { $0.startSeconds >= finals[0].endSeconds - 1e-9 })
+        // The same words at the same times as the final's, give or take the 10 ms frames of the scripted decoder.
+        for word in lastVolatile.words {
+            #expect(finals[1].words.contains { abs($0.startSeconds - word.startSeconds) <= 0.021 },
+                    "a volatile word at \(word.startSeconds) s the final does not have")
+        }
+        #expect(lastVolatile.words.count >= 8, "the second phrase's eight words are all there")
         Self.expectInvariants(log.events)
     }
 
