@@ -77,7 +77,7 @@ struct StreamingPipeline {
     /// Audio before the first unconfirmed word that a volatile pass hears
     /// too: word times come from attention and can start a little late, so
     /// the pass does not clip the onset; a piece of the confirmed word heard
-    /// there is dropped as already final (`remainder(of:after:)`).
+    /// there, ending in it, is dropped as already final (`remainder(of:after:byWordEnds:)`).
     var volatileLeadInSeconds = 0.2
     /// While no speech is pending, `.committed` advances in steps of this much.
     var silentCommitStepSeconds = 1.0
@@ -482,15 +482,18 @@ struct StreamingPipeline {
 
     /// The part of `segments` (times from the buffer's start) after `boundary`:
     /// whole segments, or the words of one the boundary falls in (a word
-    /// belongs where most of it is).
-    static func remainder(of segments: [Segment], after boundary: Double) -> [Segment] {
+    /// belongs where most of it is). With `byWordEnds`, a word is after the
+    /// boundary when it ends after it: for a pass that starts at the boundary
+    /// less a lead-in, whose first word the alignment starts at the first
+    /// frame however late it is said (a short one would look mostly before).
+    static func remainder(of segments: [Segment], after boundary: Double, byWordEnds: Bool = false) -> [Segment] {
         guard boundary > 0 else { return segments }
-        func middle(_ start: Double, _ end: Double) -> Double { (start + end) / 2 }
+        func side(_ start: Double, _ end: Double) -> Double { byWordEnds ? end : (start + end) / 2 }
         return segments.compactMap { segment in
             guard !segment.words.isEmpty else {
-                return middle(segment.startSeconds, segment.endSeconds) > boundary ? segment : nil
+                return side(segment.startSeconds, segment.endSeconds) > boundary ? segment : nil
             }
-            let kept = segment.words.filter { middle($0.startSeconds, $0.endSeconds) > boundary }
+            let kept = segment.words.filter { side($0.startSeconds, $0.endSeconds) > boundary }
             if kept.count == segment.words.count { return segment }
             guard let first = kept.first else { return nil }
             var part = segment
@@ -580,7 +583,8 @@ struct StreamingPipeline {
             // The input closed mid-pass: the final pass makes this one moot.
             return nil
         }
-        return Self.hypothesis(of: Self.remainder(of: transcript.segments, after: confirmed - seconds(skipped)),
+        return Self.hypothesis(of: Self.remainder(of: transcript.segments, after: confirmed - seconds(skipped),
+                                                  byWordEnds: skipped > 0),
                                offset: seconds(bufferStart + skipped), from: committedEndSeconds,
                                to: seconds(bufferStart + buffer.count), alternatives: [])
     }

@@ -410,6 +410,13 @@ struct StreamingPipelineTests {
         #expect(part.map(\.text) == [" w3 w4"])
         #expect(part.first?.startSeconds == 3)
         #expect(StreamingPipeline.remainder(of: segments, after: 5).isEmpty)
+        // By word ends: a pass's first word, aligned from its first frame (0 to 0.5 s here), is not
+        // taken for a piece of the word before a 0.3 s lead-in; a word ending in the lead-in is.
+        #expect(StreamingPipeline.remainder(of: segments, after: 0.3).first?.words.count == 1,
+                "by middles, the first word looks mostly before the lead-in's end")
+        #expect(StreamingPipeline.remainder(of: segments, after: 0.3, byWordEnds: true).first?.words.count == 2)
+        #expect(StreamingPipeline.remainder(of: segments, after: 0.6, byWordEnds: true).first?.words.count == 1,
+                "a word ending before the boundary is a piece of one already final")
     }
 
     /// While nothing is said, another volatile pass would decode the same
