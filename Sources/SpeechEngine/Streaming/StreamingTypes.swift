@@ -25,7 +25,8 @@ public struct StreamingOptions: Sendable, Hashable {
         commit.shortWindowPadding = commitPadding
         return commit
     }
-    /// Volatile passes encode only the buffered audio plus 5.12 s of
+    /// Volatile passes encode only the buffered audio not final yet (after
+    /// words confirmed at a pause, with their text as prompt) plus 5.12 s of
     /// silence, not a whole 30 s window (whisper.cpp's `audio_ctx`): several
     /// times less compute for a few seconds of speech, at a small cost in
     /// volatile accuracy (Benchmarks/RESULTS.md). Final results always

@@ -221,3 +221,60 @@ struct StreamingBenchmark {
         """ + timeline
     }
 }
+
+extension StreamingBenchmark {
+    /// Several streams of the same file (`--runs N`): every run, and the
+    /// figures that move with the machine's speed as min and median. The
+    /// final's delay is also set against the same run's decode of the last
+    /// 2 s (goal 3's bound), so a slow minute slows both sides of the ratio.
+    struct Runs: Encodable, Sendable {
+        var runs: [Result]
+        var finalAfterEndOfInputSeconds: TimingSummary
+        var lastTwoSecondsDecodeSeconds: TimingSummary?
+        /// Each run's final delay over its own last-2-s decode.
+        var finalOverLastTwoSeconds: TimingSummary?
+        var firstVolatileAfterOnsetSeconds: TimingSummary?
+        var cpuSecondsPerAudioMinute: TimingSummary
+
+        init(_ runs: [Result]) {
+            self.runs = runs
+            finalAfterEndOfInputSeconds = TimingSummary(runs: runs.map(\.finalAfterEndOfInputSeconds))
+            let lastTwo = runs.compactMap(\.lastTwoSecondsDecodeSeconds)
+            lastTwoSecondsDecodeSeconds = lastTwo.count == runs.count ? TimingSummary(runs: lastTwo) : nil
+            finalOverLastTwoSeconds = lastTwoSecondsDecodeSeconds.map { _ in
+                TimingSummary(runs: runs.map { $0.finalAfterEndOfInputSeconds / max($0.lastTwoSecondsDecodeSeconds ?? 1, 1e-9) })
+            }
+            let firstVolatile = runs.compactMap(\.firstVolatileAfterOnsetSeconds)
+            firstVolatileAfterOnsetSeconds = firstVolatile.count == runs.count ? TimingSummary(runs: firstVolatile) : nil
+            cpuSecondsPerAudioMinute = TimingSummary(runs: runs.map(\.cpuSecondsPerAudioMinute))
+        }
+
+        /// Min and median of each figure; the table above them is the last run's.
+        var table: String {
+            func seconds(_ summary: TimingSummary?) -> String {
+                summary.map { String(format: "min %.3f s, median %.3f s", $0.minimum, $0.median) } ?? "n/a"
+            }
+            let ratio = finalOverLastTwoSeconds.map {
+                String(format: "min %.2fx, median %.2fx (each run against its own)", $0.minimum, $0.median)
+            } ?? "n/a"
+            return """
+            over \(runs.count) runs (the tables above are the last run's)
+            final after end of input  \(seconds(finalAfterEndOfInputSeconds))
+            the last 2 s alone        \(seconds(lastTwoSecondsDecodeSeconds))
+            final over the last 2 s   \(ratio)
+            first volatile after onset \(seconds(firstVolatileAfterOnsetSeconds))
+            CPU per audio minute      \(String(format: "min %.1f s, median %.1f s", cpuSecondsPerAudioMinute.minimum, cpuSecondsPerAudioMinute.median))
+
+            """
+        }
+    }
+
+    /// One run's latencies and compute on a line, as runs complete.
+    static func runLine(_ result: Result) -> String {
+        let lastTwo = result.lastTwoSecondsDecodeSeconds.map {
+            String(format: ", the last 2 s alone %.3f s (%.2fx)", $0, result.finalAfterEndOfInputSeconds / max($0, 1e-9))
+        } ?? ""
+        return String(format: "final %.3f s after end of input", result.finalAfterEndOfInputSeconds) + lastTwo
+            + String(format: ", %.1f CPU-s per audio minute", result.cpuSecondsPerAudioMinute)
+    }
+}

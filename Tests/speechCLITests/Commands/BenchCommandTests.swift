@@ -23,6 +23,40 @@ import Testing
         #expect(try !self.command(["a.wav", "--stream", "--no-pause-drafts"]).keepsPausePass)
     }
 
+    /// A stream runs once unless asked (in realtime it takes the audio's
+    /// length); a file benchmark takes three runs.
+    @Test func streamRunsOnceUnlessAsked() throws {
+        #expect(try command(["a.wav", "--stream"]).runs == 1)
+        #expect(try command(["a.wav", "--stream", "--runs", "4"]).runs == 4)
+        #expect(try command(["a.wav"]).runs == 3)
+    }
+
+    /// Several streams: min and median of each figure, and each run's final
+    /// set against its own run's decode of the last 2 s.
+    @Test func severalStreamsPairEachFinalWithItsOwnRun() throws {
+        var slow = Self.result(timeline: nil, wer: 0.01)
+        slow.finalAfterEndOfInputSeconds = 0.9
+        slow.lastTwoSecondsDecodeSeconds = 0.75
+        var fast = Self.result(timeline: nil, wer: 0.01)
+        fast.finalAfterEndOfInputSeconds = 0.5
+        fast.lastTwoSecondsDecodeSeconds = 0.5
+        fast.cpuSecondsPerAudioMinute = 20.5
+        let runs = StreamingBenchmark.Runs([slow, fast, slow])
+        #expect(runs.finalAfterEndOfInputSeconds.runs == [0.9, 0.5, 0.9])
+        let ratios = try #require(runs.finalOverLastTwoSeconds).runs
+        #expect(ratios.count == 3 && abs(ratios[0] - 1.2) < 1e-12 && ratios[1] == 1)
+        #expect(runs.table.contains("final after end of input  min 0.500 s, median 0.900 s\n"), "\(runs.table)")
+        #expect(runs.table.contains("final over the last 2 s   min 1.00x, median 1.20x (each run against its own)\n"))
+        #expect(runs.table.contains("CPU per audio minute      min 20.5 s, median 21.5 s\n"))
+        #expect(runs.table.contains("first volatile after onset n/a\n"), "no first volatile in fast mode")
+        #expect(StreamingBenchmark.runLine(slow)
+                == "final 0.900 s after end of input, the last 2 s alone 0.750 s (1.20x), 21.5 CPU-s per audio minute")
+        let json = try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode(runs)) as? [String: Any])
+        #expect((json["runs"] as? [Any])?.count == 3)
+        let median = try #require((json["finalOverLastTwoSeconds"] as? [String: Any])?["median"] as? Double)
+        #expect(abs(median - 1.2) < 1e-12)
+    }
+
     @Test func rssIntervalAndNoBatch() throws {
         let command = try command(["a.wav", "--stream", "--fast", "--rss-every", "60", "--no-batch"])
         #expect(command.residentSampleIntervalSeconds == 60)
