@@ -18,6 +18,14 @@ public struct WordTiming: Sendable, Hashable, Codable {
         self.endSeconds = endSeconds
         self.probability = probability
     }
+
+    /// The word with its times moved by `seconds` (from one time origin to another).
+    func shifted(by seconds: Double) -> WordTiming {
+        var word = self
+        word.startSeconds += seconds
+        word.endSeconds += seconds
+        return word
+    }
 }
 
 /// A stretch of transcript between two timestamp tokens.
@@ -51,6 +59,15 @@ public struct Segment: Sendable, Hashable, Codable {
         self.noSpeechProbability = noSpeechProbability
         self.compressionRatio = compressionRatio
         self.temperature = temperature
+    }
+
+    /// The segment and its words with their times moved by `seconds`.
+    func shifted(by seconds: Double) -> Segment {
+        var segment = self
+        segment.startSeconds += seconds
+        segment.endSeconds += seconds
+        segment.words = words.map { $0.shifted(by: seconds) }
+        return segment
     }
 }
 

@@ -74,20 +74,21 @@ struct StreamingPipeline {
     /// waits `longSilenceSeconds`: speakers often go on after a second's
     /// pause, and each time they do, the pass made at the pause is wasted.
     var pauseSecondsBeforeFinalPassOfShortUtterance = 1.0
-    /// Audio before the first unconfirmed word that a volatile pass hears
-    /// too: word times come from attention and can start a little late, so
-    /// the pass does not clip the onset; a piece of the confirmed word heard
-    /// there, ending in it, is dropped as already final (`remainder(of:after:byWordEnds:)`).
-    var volatileLeadInSeconds = 0.2
+    /// Audio before the end of the words confirmed at a pause that stays in
+    /// the buffer when theirs leaves it: word times come from attention and
+    /// can end a little early, so the passes after the cut do not clip the
+    /// next word's onset; a piece of a confirmed word heard there, ending in
+    /// it, is dropped as already final (`remainder(of:after:byWordEnds:)`).
+    var leadInSeconds = 0.2
     /// While no speech is pending, `.committed` advances in steps of this much.
     var silentCommitStepSeconds = 1.0
-    /// Committed text carried into the next pass's prompt (Whisper's
+    /// Final text carried into the next pass's prompt (Whisper's
     /// conditioning on previous text), so casing and punctuation continue.
     private var committedTail = ""
-    /// Text final already while its audio is still in the buffer (confirmed
-    /// at a pause): it joins the prompt when its audio leaves the buffer, since
-    /// until then the window itself holds it.
-    private var confirmedText = ""
+    /// The buffer opens with `leadInSeconds` of audio whose words are final
+    /// (cut at a pause): a pass's first word, which the alignment starts at
+    /// the first frame however late it is said, is open unless it ends there.
+    private var opensWithLeadIn = false
 
     private var detector = SpeechActivityDetector()
     /// Stream samples the detector did not hear (long gaps, recordings): its
@@ -120,13 +121,13 @@ struct StreamingPipeline {
     /// with the options and context a commit would use; valid while no
     /// speech started since and nothing was committed.
     private var finalAtPause: (sampleCount: Int, transcript: Transcript)?
-    /// The segments of the last pass at a pause: the speaker went on, so they
-    /// are not the final, but the audio they cover has not changed, and the
-    /// next accurate pass over this buffer starts from them
-    /// (`TranscriptionOptions.forcedSegments`) instead of decoding them
-    /// again. The final after a stop mid-sentence then decodes the speech
-    /// since the last pause, however long the utterance. A commit moves the
-    /// buffer and drops them.
+    /// The open segment of the last pass at a pause: the speaker went on,
+    /// so it is not final, but the audio it covers has not changed, and the
+    /// next accurate pass starts from it (`TranscriptionOptions.forcedSegments`)
+    /// instead of decoding it again. The pass's closed segments are final
+    /// and their audio is cut (`confirmClosedSegments`), so the final after a
+    /// stop mid-sentence hears the speech since the last pause, however long
+    /// the utterance. A commit moves the buffer and drops the draft.
     private var draft: [Segment] = []
 
     init(accurate: @escaping Decode, fast: @escaping Decode, recording: Decode? = nil, options: StreamingOptions,
@@ -222,11 +223,7 @@ struct StreamingPipeline {
         transcription.wordTimestamps = true
         let transcript = try decodeBuffer(transcription, as: .commit)
         let offset = seconds(bufferStart)
-        let confirmedEnd = committedEndSeconds
-        let words = transcript.words.map { word in
-            WordTiming(word: word.word, startSeconds: word.startSeconds + offset, endSeconds: word.endSeconds + offset,
-                       probability: word.probability)
-        }.filter { ($0.startSeconds + $0.endSeconds) / 2 > confirmedEnd } // words confirmed at a pause are final already
+        let words = open(transcript.segments).flatMap(\.words).map { $0.shifted(by: offset) }
         // A word belongs before the cut when most of it is.
         let committed = words.prefix { ($0.startSeconds + $0.endSeconds) / 2 <= cutSeconds }
         let rest = words.dropFirst(committed.count)
@@ -241,7 +238,7 @@ struct StreamingPipeline {
                                                  words: Array(committed),
                                                  alternatives: rest.isEmpty ? transcript.alternatives : [])
             emit(.final(hypothesis))
-            rememberCommitted(text)
+            remember(text)
         }
         settleCommit(through: rangeEnd, droppingSamples: keepFrom - bufferStart)
         bufferHasSpeech = !rest.isEmpty || detector.isSpeechActive
@@ -372,8 +369,7 @@ struct StreamingPipeline {
         if options.keepsPausePassWhenSpeechResumes { draft = transcript.segments }
         samplesAtLastVolatile = totalSamples
         guard options.reportsVolatileResults,
-              let hypothesis = Self.hypothesis(of: Self.remainder(of: transcript.segments, after: confirmedInBufferSeconds),
-                                               offset: seconds(bufferStart),
+              let hypothesis = Self.hypothesis(of: open(transcript.segments), offset: seconds(bufferStart),
                                                from: committedEndSeconds, to: seconds(bufferStart + buffer.count),
                                                alternatives: []) else { return }
         emit(.volatile(hypothesis))
@@ -420,7 +416,7 @@ struct StreamingPipeline {
         } else {
             transcript = try decodeBuffer(options.commitTranscription, as: .commit)
         }
-        var segments = Self.remainder(of: transcript.segments, after: confirmedInBufferSeconds)
+        var segments = open(transcript.segments)
         var keepFromSample = buffer.count
         if !all, segments.count > 1, let last = segments.last {
             keepFromSample = min(buffer.count, max(0, Int(last.startSeconds * Self.sampleRate)))
@@ -440,7 +436,7 @@ struct StreamingPipeline {
                                             alternatives: segments.count == transcript.segments.count
                                                 ? transcript.alternatives : []) {
             emit(.final(hypothesis))
-            rememberCommitted(hypothesis.text)
+            remember(hypothesis.text)
         }
         settleCommit(through: rangeEnd, droppingSamples: keepFromSample)
         if buffer.isEmpty || all {
@@ -451,34 +447,44 @@ struct StreamingPipeline {
 
     /// The speaker went on after a pass at a pause: that pass's segments but
     /// the last are final now, and the last, which may go on, stays pending.
-    /// Their audio stays in the buffer and the pass is the draft of the next
-    /// one, which forces them unchanged and hears the rest with the same
-    /// context as before; only its text after them is reported. Words are
-    /// confirmed at the pause after them, not when the utterance ends.
+    /// Their audio leaves the buffer but for a lead-in, their text joins the
+    /// prompt, and the open segment is the draft of the next pass, which
+    /// forces it unchanged and hears the rest. Words are confirmed at the
+    /// pause after them, not when the utterance ends, and every later pass —
+    /// the final after a stop included — costs the speech since the pause.
     private mutating func confirmClosedSegments(of transcript: Transcript) {
-        guard transcript.segments.count > 1 else { return }
-        let closed = Self.remainder(of: Array(transcript.segments.dropLast()), after: confirmedInBufferSeconds)
+        guard transcript.segments.count > 1, let openSegment = transcript.segments.last else { return }
+        let closed = open(Array(transcript.segments.dropLast()))
         guard let lastClosed = closed.last else { return }
         let through = seconds(bufferStart) + (lastClosed.words.last?.endSeconds ?? lastClosed.endSeconds)
         guard through > committedEndSeconds,
               let hypothesis = Self.hypothesis(of: closed, offset: seconds(bufferStart), from: committedEndSeconds,
                                                to: through, alternatives: []) else { return }
         emit(.final(hypothesis))
-        confirmedText = Self.appending(hypothesis.text, to: confirmedText)
+        remember(hypothesis.text)
         committedEndSeconds = through
         advanceWatermark(to: through, force: true)
         // A final replaces the volatile text; the open segment is shown again at once, not at the next pass.
         if options.reportsVolatileResults,
-           let open = Self.hypothesis(of: Self.remainder(of: transcript.segments, after: confirmedInBufferSeconds),
-                                      offset: seconds(bufferStart), from: through,
-                                      to: seconds(bufferStart + buffer.count), alternatives: []) {
-            emit(.volatile(open))
+           let shown = Self.hypothesis(of: open([openSegment]), offset: seconds(bufferStart), from: through,
+                                       to: seconds(bufferStart + buffer.count), alternatives: []) {
+            emit(.volatile(shown))
         }
+        let cut = min(buffer.count, max(0, Int(((through - leadInSeconds) * Self.sampleRate).rounded()) - bufferStart))
+        buffer.removeFirst(cut)
+        bufferStart += cut
+        opensWithLeadIn = true
+        draft = open([openSegment]).map { $0.shifted(by: -seconds(cut)) }
     }
 
-    /// Buffer seconds already final: words confirmed at a pause, or before
-    /// the cut of `commit(throughSample:)` when it kept their audio.
+    /// Buffer seconds already final: a lead-in of words confirmed at a
+    /// pause, or audio before the cut of `commit(throughSample:)` it kept.
     private var confirmedInBufferSeconds: Double { max(0, committedEndSeconds - seconds(bufferStart)) }
+
+    /// The part of a pass over the buffer that is not final yet.
+    private func open(_ segments: [Segment]) -> [Segment] {
+        Self.remainder(of: segments, after: confirmedInBufferSeconds, byWordEnds: opensWithLeadIn)
+    }
 
     /// The part of `segments` (times from the buffer's start) after `boundary`:
     /// whole segments, or the words of one the boundary falls in (a word
@@ -507,7 +513,6 @@ struct StreamingPipeline {
     /// What every commit leaves behind: results final through `rangeEnd`,
     /// the committed audio dropped from the buffer, the volatile clock reset.
     private mutating func settleCommit(through rangeEnd: Double, droppingSamples count: Int) {
-        rememberCommitted("")
         committedEndSeconds = rangeEnd
         hasCommitted = true
         buffer.removeFirst(count)
@@ -516,6 +521,7 @@ struct StreamingPipeline {
         reportedVolatileSinceCommit = false
         finalAtPause = nil
         draft = []
+        opensWithLeadIn = false
         advanceWatermark(to: rangeEnd, force: true)
     }
 
@@ -529,6 +535,7 @@ struct StreamingPipeline {
         bufferHasSpeech = false
         finalAtPause = nil
         draft = []
+        opensWithLeadIn = false
         detectorOrigin += sampleCount
         advanceWatermark(to: seconds(totalSamples), force: true)
     }
@@ -555,15 +562,7 @@ struct StreamingPipeline {
     }
 
     /// A quick greedy pass with the fast model over the audio not final yet.
-    /// Words confirmed at a pause stay in the buffer as the accurate passes'
-    /// context, but their text is final: the pass hears the buffer from just
-    /// before the first word after them, with their text in the prompt, so
-    /// its cost is the speech since the last pause, not the whole utterance.
     private func volatileHypothesis() throws -> StreamingHypothesis? {
-        let confirmed = confirmedInBufferSeconds
-        let skipped = confirmed > volatileLeadInSeconds
-            ? min(buffer.count, Int(((confirmed - volatileLeadInSeconds) * Self.sampleRate).rounded())) : 0
-        let audio = skipped > 0 ? Array(buffer[skipped...]) : buffer
         var transcription = options.transcription
         transcription.shortWindowPadding = .silence
         transcription.beamSize = 1
@@ -575,17 +574,15 @@ struct StreamingPipeline {
         let transcript: Transcript
         do {
             let interruption = reportedVolatileSinceCommit ? volatileInterruption : nil
-            transcript = try workload.measure(.volatile, sampleCount: audio.count) {
-                try fast(audio, conditioned(transcription, withConfirmedText: skipped > 0), interruption, nil)
+            transcript = try workload.measure(.volatile, sampleCount: buffer.count) {
+                try fast(buffer, conditioned(transcription), interruption, nil)
             }
         } catch let error as EngineError where error.code == .cancelled && volatileInterruption?.isRaised == true
                     && cancellation?.isRaised != true {
             // The input closed mid-pass: the final pass makes this one moot.
             return nil
         }
-        return Self.hypothesis(of: Self.remainder(of: transcript.segments, after: confirmed - seconds(skipped),
-                                                  byWordEnds: skipped > 0),
-                               offset: seconds(bufferStart + skipped), from: committedEndSeconds,
+        return Self.hypothesis(of: open(transcript.segments), offset: seconds(bufferStart), from: committedEndSeconds,
                                to: seconds(bufferStart + buffer.count), alternatives: [])
     }
 
@@ -595,23 +592,14 @@ struct StreamingPipeline {
                                    alternatives: [Alternative]) -> StreamingHypothesis? {
         let text = segments.map(\.text).joined().trimmingCharacters(in: .whitespaces)
         guard !text.isEmpty else { return nil }
-        let words = segments.flatMap(\.words).map { word in
-            WordTiming(word: word.word, startSeconds: word.startSeconds + offset, endSeconds: word.endSeconds + offset,
-                       probability: word.probability)
-        }
+        let words = segments.flatMap(\.words).map { $0.shifted(by: offset) }
         return StreamingHypothesis(startSeconds: from, endSeconds: max(from, to), text: text, words: words,
                                    alternatives: alternatives)
     }
 
     static let promptCharacterCount = 300
 
-    /// Remembers a commit's text after the text confirmed before it.
-    private mutating func rememberCommitted(_ text: String) {
-        if !confirmedText.isEmpty { remember(confirmedText) }
-        confirmedText = ""
-        if !text.isEmpty { remember(text) }
-    }
-
+    /// Keeps the tail of the final text for the prompts of the passes after it.
     private mutating func remember(_ text: String) {
         committedTail = Self.appending(text, to: committedTail)
     }
@@ -620,16 +608,12 @@ struct StreamingPipeline {
         String((tail + " " + text).suffix(promptCharacterCount))
     }
 
-    /// Adds the tail of the committed text to the prompt, as Whisper conditions
-    /// each window on the previous one; with `withConfirmedText`, also the
-    /// text confirmed at a pause, for a pass that does not hear its audio.
-    private func conditioned(_ transcription: TranscriptionOptions, withConfirmedText: Bool = false)
-        -> TranscriptionOptions {
-        let tail = withConfirmedText && !confirmedText.isEmpty
-            ? Self.appending(confirmedText, to: committedTail) : committedTail
-        guard transcription.conditionOnPreviousText, !tail.isEmpty else { return transcription }
+    /// Adds the tail of the final text to the prompt, as Whisper conditions
+    /// each window on the previous one.
+    private func conditioned(_ transcription: TranscriptionOptions) -> TranscriptionOptions {
+        guard transcription.conditionOnPreviousText, !committedTail.isEmpty else { return transcription }
         var conditioned = transcription
-        let previous = tail.trimmingCharacters(in: .whitespaces)
+        let previous = committedTail.trimmingCharacters(in: .whitespaces)
         conditioned.initialPrompt = [transcription.initialPrompt, previous].compactMap { $0 }.joined(separator: " ")
         return conditioned
     }

@@ -217,8 +217,8 @@ struct StreamingPipelineTests {
     private final class PassLog: @unchecked Sendable {
         var accurate = 0, accurateAfterEndOfInput = 0, fast: [Int] = [], events: [StreamingEvent] = []
         var inputEnded = false
-        /// Each accurate pass's forced segments (the draft it started from) and what it returned.
-        var forced: [[Segment]] = [], decoded: [Transcript] = [], prompts: [String?] = []
+        /// Each accurate pass's forced segments (the draft it started from), prompt, samples heard and result.
+        var forced: [[Segment]] = [], decoded: [Transcript] = [], prompts: [String?] = [], accurateSamples: [Int] = []
         /// Each fast pass's prompt and the stream time of its event count when it ran.
         var fastPrompts: [String?] = [], fastAtEvent: [Int] = []
     }
@@ -232,6 +232,7 @@ struct StreamingPipelineTests {
                 if log.inputEnded { log.accurateAfterEndOfInput += 1 }
                 log.forced.append(transcription.forcedSegments)
                 log.prompts.append(transcription.initialPrompt)
+                log.accurateSamples.append(samples.count)
                 let transcript = Self.decode(samples, transcription, interruption, onWindow)
                 log.decoded.append(transcript)
                 return transcript
@@ -330,8 +331,10 @@ struct StreamingPipelineTests {
 
     /// When the speaker goes on after a pass at a pause, that pass's closed
     /// segments are final at once (confirmed when the speaker resumes, not
-    /// when the utterance ends); its last segment stays pending, the pass is
-    /// the draft of the next one, and no word is lost or repeated.
+    /// when the utterance ends); their audio leaves the buffer but for a
+    /// 0.2 s lead-in and their text joins the prompt; the last segment stays
+    /// pending as the draft of the next pass, which hears only the speech
+    /// since the pause; and no word is lost or repeated.
     @Test func theClosedSegmentsOfAPassAtAPauseAreFinalWhenTheSpeakerGoesOn() throws {
         let live = Self.silence(seconds: 0.5) + Self.voiced(seconds: 5) + Self.silence(seconds: 0.6)
             + Self.voiced(seconds: 4) + Self.silence(seconds: 0.5) + Self.voiced(seconds: 3)
@@ -349,8 +352,16 @@ struct StreamingPipelineTests {
         let firstFinal = try #require(log.events.firstIndex { if case .final = $0 { true } else { false } })
         let inputEnd = try #require(log.events.lastIndex { if case .progress = $0 { true } else { false } })
         #expect(firstFinal < inputEnd, "confirmed before the input ended")
-        #expect(log.forced.last == paused.segments, "the last pass starts from both phrases, the first confirmed, the second open")
-        #expect(log.prompts.last == .some(nil), "confirmed text is in the window, not in the prompt as well")
+        // The buffer now starts 0.2 s before the end of the confirmed phrase: the draft is the open phrase moved so.
+        let cut = try #require(finals.first?.endSeconds) - 0.2
+        let draft = try #require(log.forced.last)
+        let openPhrase = try #require(paused.segments.last)
+        #expect(draft.count == 1 && draft[0].words.count == openPhrase.words.count, "the last pass starts from the open phrase")
+        #expect(abs(draft[0].startSeconds + cut - openPhrase.startSeconds) < 1e-3)
+        #expect(zip(draft[0].words, openPhrase.words).allSatisfy { abs($0.startSeconds + cut - $1.startSeconds) < 1e-3 })
+        #expect(log.prompts.last == finals.first?.text, "the confirmed text is the prompt, its audio gone")
+        #expect(abs(Double(try #require(log.accurateSamples.last)) / Self.rate - (Double(live.count) / Self.rate - cut))
+                < 1e-3, "the final hears the audio since the cut, not the utterance")
         #expect(finals.flatMap(\.words).count == Self.batchWordCount(live))
         Self.expectInvariants(log.events)
     }
