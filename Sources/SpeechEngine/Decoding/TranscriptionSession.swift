@@ -30,6 +30,9 @@ struct TranscriptionSession {
     var previousChunkTokens: [Int] = []
     /// The tokens of `options.forcedSegments` until the first window is decoded.
     private var forcedPrefix: [Int]
+    /// Where the last word decoded so far ended, in audio time: a window's
+    /// first word long after it follows a pause (`WordAlignment.clampingEdges`).
+    private var lastSpeechSeconds = 0.0
 
     init(model: WhisperModel, options: TranscriptionOptions, clock: StageClock? = nil) throws {
         self.model = model
@@ -101,10 +104,11 @@ struct TranscriptionSession {
         guard let (features, result) = best else { return WindowOutcome(segments: [], seekFrames: realFrames, alternatives: []) }
 
         if isSilence(result) { return WindowOutcome(segments: [], seekFrames: realFrames, alternatives: []) }
+        let clock = clock, decoder = model.decoder
         let window = segments(of: result, realFrames: realFrames, offsetSeconds: offsetSeconds,
                               firstSegmentID: firstSegmentID) {
             bestCross ?? clock.measure(.crossAttentionCache) {
-                model.decoder.crossAttentionCache(features: features, positionCount: frameCount / 2)
+                decoder.crossAttentionCache(features: features, positionCount: frameCount / 2)
             }
         }
         // The next window is conditioned on these segments as sampled, timestamps and all (`PromptHistory`).
@@ -126,8 +130,8 @@ struct TranscriptionSession {
     /// `cross` when asked for), the segments' tokens as sampled, and how far to seek.
     /// - Parameter keepsTail: text after the last timestamp pair is a segment
     ///   too (no later window decodes it again).
-    func segments(of result: DecodingResult, realFrames: Int, offsetSeconds: Double, firstSegmentID: Int,
-                  keepsTail: Bool = false,
+    mutating func segments(of result: DecodingResult, realFrames: Int, offsetSeconds: Double, firstSegmentID: Int,
+                           keepsTail: Bool = false,
                   cross: () -> CrossAttentionCache) -> (segments: [Segment], sampled: [[Int]], seekFrames: Int) {
         let split = SegmentBuilder(special: model.tokenizer.specialTokens)
             .split(result.tokens, windowFrames: realFrames, keepsTail: keepsTail)
@@ -140,7 +144,7 @@ struct TranscriptionSession {
         // An instantaneous or textless segment is dropped (ref: transcribe.py "clear it").
         pieces.removeAll { $0.start == $0.end || model.tokenizer.decode($0.tokens).trimmingCharacters(in: .whitespaces).isEmpty }
 
-        var words: [WordAlignment.AlignedWord] = []
+        var words = WordAlignment.Alignment()
         if options.wordTimestamps {
             let cross = cross()
             words = clock.measure(.wordAlignment) {
@@ -148,8 +152,9 @@ struct TranscriptionSession {
                                                   cross: cross, frameCount: realFrames, language: language ?? "en")
             }
         }
-        let segments = buildSegments(pieces, words: words, result: result, offsetSeconds: offsetSeconds,
+        let segments = buildSegments(pieces, alignment: words, result: result, offsetSeconds: offsetSeconds,
                                      firstID: firstSegmentID)
+        if let end = segments.last(where: { !$0.words.isEmpty })?.words.last?.endSeconds { lastSpeechSeconds = end }
         return (segments, pieces.map(\.sampled), split.seekFrames)
     }
 
@@ -163,24 +168,27 @@ struct TranscriptionSession {
     }
 
     private func buildSegments(_ pieces: [(start: Double, end: Double, tokens: [Int], sampled: [Int])],
-                               words: [WordAlignment.AlignedWord], result: DecodingResult, offsetSeconds: Double, firstID: Int) -> [Segment] {
-        var remaining = words[...]
+                               alignment: WordAlignment.Alignment, result: DecodingResult, offsetSeconds: Double,
+                               firstID: Int) -> [Segment] {
+        var remaining = alignment.words[...]
+        var lastSpeech = lastSpeechSeconds - offsetSeconds
         return pieces.enumerated().map { index, piece in
             // Hand each segment the words made of its tokens.
             var segmentWords: [WordTiming] = []
             var tokenCount = 0
             while let aligned = remaining.first, tokenCount < piece.tokens.count {
                 tokenCount += aligned.tokenCount
-                let word = aligned.timing
-                var shifted = word
-                shifted.startSeconds = offsetSeconds + word.startSeconds
-                shifted.endSeconds = offsetSeconds + word.endSeconds
-                shifted.word = options.addsPunctuation ? word.word : Self.strippingPunctuation(word.word)
-                if !shifted.word.trimmingCharacters(in: .whitespaces).isEmpty { segmentWords.append(shifted) }
+                var word = aligned.timing
+                word.word = options.addsPunctuation ? word.word : Self.strippingPunctuation(word.word)
+                if !word.word.trimmingCharacters(in: .whitespaces).isEmpty { segmentWords.append(word) }
                 remaining = remaining.dropFirst()
             }
+            segmentWords = WordAlignment.clampingEdges(of: segmentWords, segmentStart: piece.start, segmentEnd: piece.end,
+                                                       lastSpeech: lastSpeech, medianDuration: alignment.medianDuration)
+            lastSpeech = segmentWords.last?.endSeconds ?? lastSpeech
             return Segment(id: firstID + index, startSeconds: offsetSeconds + piece.start, endSeconds: offsetSeconds + piece.end,
-                           text: finalText(model.tokenizer.decode(piece.tokens)), tokens: piece.tokens, words: segmentWords,
+                           text: finalText(model.tokenizer.decode(piece.tokens)), tokens: piece.tokens,
+                           words: segmentWords.map { $0.shifted(by: offsetSeconds) },
                            averageLogProbability: result.averageLogProbability,
                            noSpeechProbability: result.noSpeechProbability,
                            compressionRatio: result.compressionRatio, temperature: result.temperature)

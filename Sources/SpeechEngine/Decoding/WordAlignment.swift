@@ -19,10 +19,24 @@ struct WordAlignment {
         var tokenCount: Int
     }
 
+    /// A window's words, and the median of their durations (capped), the
+    /// scale of the clamps that keep attention from stretching a word.
+    struct Alignment {
+        var words: [AlignedWord] = []
+        var medianDuration = 0.0
+        /// The longest a word at a sentence or segment edge may last.
+        var maxDuration: Double { 2 * medianDuration }
+    }
+
+    /// Cap on the median word duration: slow or sparse speech does not
+    /// make every clamp lenient. ref: whisper/timing.py `add_word_timestamps`
+    static let longestMedianDuration = 0.7
+    static let sentenceEndMarks: Set<String> = [".", "\u{3002}", "!", "\u{FF01}", "?", "\u{FF1F}"]
+
     func align(textTokens: [Int], startOfTranscript: [Int], cross: CrossAttentionCache, frameCount: Int,
-               language: String) -> [AlignedWord] {
+               language: String) -> Alignment {
         let special = model.tokenizer.specialTokens
-        guard !textTokens.isEmpty else { return [] }
+        guard !textTokens.isEmpty else { return Alignment() }
         let tokens = startOfTranscript + [special.noTimestamps] + textTokens + [special.endOfText]
         var cache = model.decoder.makeSelfAttentionCache(sequenceCount: 1)
         let heads = model.config.alignmentHeads.compactMap { $0.count == 2 ? (layer: $0[0], head: $0[1]) : nil }
@@ -57,7 +71,70 @@ struct WordAlignment {
                                                           endSeconds: jumpTimes[end], probability: probability),
                                        tokenCount: end - start))
         }
-        return Self.mergingPunctuation(aligned)
+        let medianDuration = min(Self.longestMedianDuration,
+                                 Self.median(aligned.map { $0.timing.endSeconds - $0.timing.startSeconds }.filter { $0 > 0 }))
+        Self.truncateAtSentenceEnds(&aligned, maxDuration: 2 * medianDuration)
+        return Alignment(words: Self.mergingPunctuation(aligned), medianDuration: medianDuration)
+    }
+
+    static func median(_ values: [Double]) -> Double {
+        guard !values.isEmpty else { return 0 }
+        let sorted = values.sorted(), middle = sorted.count / 2
+        return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+    }
+
+    /// Attention can stretch a sentence's closing mark over the pause after
+    /// it, or the next sentence's first word back over that pause: either is
+    /// cut to `maxDuration` from its other end. Runs before punctuation is
+    /// merged, while marks are words of their own.
+    /// ref: whisper/timing.py `add_word_timestamps` ("truncate long words at sentence boundaries")
+    static func truncateAtSentenceEnds(_ words: inout [AlignedWord], maxDuration: Double) {
+        guard maxDuration > 0, words.count > 1 else { return }
+        for index in 1..<words.count {
+            var timing = words[index].timing
+            guard timing.endSeconds - timing.startSeconds > maxDuration else { continue }
+            if sentenceEndMarks.contains(timing.word) {
+                timing.endSeconds = timing.startSeconds + maxDuration
+            } else if sentenceEndMarks.contains(words[index - 1].timing.word) {
+                timing.startSeconds = timing.endSeconds - maxDuration
+            }
+            words[index].timing = timing
+        }
+    }
+
+    /// One segment's words (times from the window start), clamped where the
+    /// alignment stretches them: the alignment path starts at the window's
+    /// first frame, so a first word after silence absorbs it; and a last
+    /// word can run on into the silence after it. After a pause (its end
+    /// more than four median words after `lastSpeech`), a long first word —
+    /// or a long second one — keeps `maxDuration`; then a first word starting
+    /// over 0.5 s before the decoder's opening timestamp starts there, and a
+    /// last word ending over 0.5 s after the closing one ends there (each
+    /// keeping at least the median duration).
+    /// ref: whisper/timing.py `add_word_timestamps` ("truncate long words at segment boundaries")
+    static func clampingEdges(of words: [WordTiming], segmentStart: Double, segmentEnd: Double, lastSpeech: Double,
+                              medianDuration: Double) -> [WordTiming] {
+        guard !words.isEmpty else { return words }
+        var words = words
+        let maxDuration = 2 * medianDuration
+        func duration(_ index: Int) -> Double { words[index].endSeconds - words[index].startSeconds }
+        if words[0].endSeconds - lastSpeech > 4 * medianDuration,
+           duration(0) > maxDuration || (words.count > 1 && words[1].endSeconds - words[0].startSeconds > 2 * maxDuration) {
+            if words.count > 1, duration(1) > maxDuration {
+                let boundary = max(words[0].startSeconds, words[1].endSeconds - maxDuration)
+                words[0].endSeconds = boundary
+                words[1].startSeconds = boundary
+            }
+            words[0].startSeconds = max(0, words[0].endSeconds - maxDuration)
+        }
+        if segmentStart < words[0].endSeconds, segmentStart - 0.5 > words[0].startSeconds {
+            words[0].startSeconds = max(0, min(words[0].endSeconds - medianDuration, segmentStart))
+        }
+        let last = words.count - 1
+        if segmentEnd > words[last].startSeconds, segmentEnd + 0.5 < words[last].endSeconds {
+            words[last].endSeconds = max(words[last].startSeconds + medianDuration, segmentEnd)
+        }
+        return words
     }
 
     static let prependedPunctuation: Set<String> = ["\"", "'", "\u{201C}", "\u{00BF}", "(", "[", "{", "-"]

@@ -45,8 +45,8 @@ struct StreamingPipeline {
     let workload: StreamingWorkload?
     /// Receives every event, in order.
     let emit: (StreamingEvent) -> Void
-    /// Trailing non-speech that ends an utterance once the buffer holds
-    /// `shortUtteranceSeconds`; a shorter buffer waits for `longSilenceSeconds`,
+    /// Trailing non-speech that ends an utterance once it lasts
+    /// `shortUtteranceSeconds`; a shorter one waits for `longSilenceSeconds`,
     /// so short phrases are decoded with the words around them (context makes
     /// Whisper more accurate) unless the speaker really stopped.
     var endpointSilenceSeconds = 0.8
@@ -70,7 +70,7 @@ struct StreamingPipeline {
     /// utterance ahead of its endpoint (`StreamingOptions.decodesFinalAtPause`).
     /// Above the detector's 0.3 s hangover; below the 0.8 s endpoint.
     var pauseSecondsBeforeFinalPass = 0.5
-    /// The same for a buffer under `shortUtteranceSeconds`, whose endpoint
+    /// The same for an utterance under `shortUtteranceSeconds`, whose endpoint
     /// waits `longSilenceSeconds`: speakers often go on after a second's
     /// pause, and each time they do, the pass made at the pause is wasted.
     var pauseSecondsBeforeFinalPassOfShortUtterance = 1.0
@@ -97,6 +97,9 @@ struct StreamingPipeline {
     private var buffer: [Float] = []
     /// Stream sample index of `buffer[0]`.
     private var bufferStart = 0
+    /// Samples cut from the front of the buffer since the last commit (the
+    /// audio of words confirmed at pauses): the utterance is the buffer and these.
+    private var samplesCutSinceCommit = 0
     /// Stream time in samples: audio appended plus gaps.
     private var totalSamples = 0
     private var bufferHasSpeech = false
@@ -331,14 +334,13 @@ struct StreamingPipeline {
             }
         } else {
             let silence = detector.isSpeechActive ? 0 : detector.trailingNonSpeechSeconds
-            if silence >= longSilenceSeconds
-                || (silence >= endpointSilenceSeconds && seconds(buffer.count) >= shortUtteranceSeconds) {
+            let isShort = seconds(samplesCutSinceCommit + buffer.count) < shortUtteranceSeconds
+            if silence >= longSilenceSeconds || (silence >= endpointSilenceSeconds && !isShort) {
                 try commit(all: true)
             } else if seconds(buffer.count) >= bufferLimitSeconds {
                 try commit(all: false)
             } else if options.decodesFinalAtPause && mayRunVolatile && finalAtPause == nil
-                        && silence >= (seconds(buffer.count) >= shortUtteranceSeconds
-                                       ? pauseSecondsBeforeFinalPass : pauseSecondsBeforeFinalPassOfShortUtterance) {
+                        && silence >= (isShort ? pauseSecondsBeforeFinalPassOfShortUtterance : pauseSecondsBeforeFinalPass) {
                 try decodeFinalAtPause()
             } else if options.reportsVolatileResults && mayRunVolatile
                         && seconds(totalSamples - samplesAtLastVolatile) >= options.volatileIntervalSeconds
@@ -473,6 +475,7 @@ struct StreamingPipeline {
         let cut = min(buffer.count, max(0, Int(((through - leadInSeconds) * Self.sampleRate).rounded()) - bufferStart))
         buffer.removeFirst(cut)
         bufferStart += cut
+        samplesCutSinceCommit += cut
         opensWithLeadIn = true
         draft = open([openSegment]).map { $0.shifted(by: -seconds(cut)) }
     }
@@ -489,9 +492,10 @@ struct StreamingPipeline {
     /// The part of `segments` (times from the buffer's start) after `boundary`:
     /// whole segments, or the words of one the boundary falls in (a word
     /// belongs where most of it is). With `byWordEnds`, a word is after the
-    /// boundary when it ends after it: for a pass that starts at the boundary
-    /// less a lead-in, whose first word the alignment starts at the first
-    /// frame however late it is said (a short one would look mostly before).
+    /// boundary when it ends after it, and starts there at the earliest: for
+    /// a pass that starts at the boundary less a lead-in, whose first word the
+    /// alignment starts at the first frame however late it is said (a short
+    /// one would look mostly before, and would overlap the word final there).
     static func remainder(of segments: [Segment], after boundary: Double, byWordEnds: Bool = false) -> [Segment] {
         guard boundary > 0 else { return segments }
         func side(_ start: Double, _ end: Double) -> Double { byWordEnds ? end : (start + end) / 2 }
@@ -499,13 +503,16 @@ struct StreamingPipeline {
             guard !segment.words.isEmpty else {
                 return side(segment.startSeconds, segment.endSeconds) > boundary ? segment : nil
             }
-            let kept = segment.words.filter { side($0.startSeconds, $0.endSeconds) > boundary }
-            if kept.count == segment.words.count { return segment }
-            guard let first = kept.first else { return nil }
+            var kept = segment.words.filter { side($0.startSeconds, $0.endSeconds) > boundary }
+            guard !kept.isEmpty else { return nil }
+            if byWordEnds {
+                for index in kept.indices { kept[index].startSeconds = max(kept[index].startSeconds, boundary) }
+            }
+            guard kept != segment.words else { return segment }
             var part = segment
+            part.startSeconds = max(segment.startSeconds, kept[0].startSeconds)
+            if kept.count < segment.words.count { part.text = kept.map(\.word).joined() }
             part.words = kept
-            part.startSeconds = max(segment.startSeconds, first.startSeconds)
-            part.text = kept.map(\.word).joined()
             return part
         }
     }
@@ -522,6 +529,7 @@ struct StreamingPipeline {
         finalAtPause = nil
         draft = []
         opensWithLeadIn = false
+        samplesCutSinceCommit = 0
         advanceWatermark(to: rangeEnd, force: true)
     }
 
@@ -536,6 +544,7 @@ struct StreamingPipeline {
         finalAtPause = nil
         draft = []
         opensWithLeadIn = false
+        samplesCutSinceCommit = 0
         detectorOrigin += sampleCount
         advanceWatermark(to: seconds(totalSamples), force: true)
     }

@@ -106,6 +106,8 @@ struct StreamingPipelineTests {
         #expect(zip(marks, marks.dropFirst()).allSatisfy { $0 <= $1 })
         let words = finals.flatMap(\.words)
         #expect(zip(words, words.dropFirst()).allSatisfy { $0.startSeconds < $1.startSeconds })
+        #expect(finals.allSatisfy { final in final.words.allSatisfy { $0.startSeconds >= final.startSeconds - 1e-9 } },
+                "a final's words start in its range")
     }
 
     @Test func silenceAfterSpeechEndsTheUtteranceBeforeMoreAudio() throws {
@@ -366,6 +368,23 @@ struct StreamingPipelineTests {
         Self.expectInvariants(log.events)
     }
 
+    /// Cutting confirmed audio does not make an utterance short: its endpoint
+    /// (0.8 s of silence once it lasts 8 s) and its passes at pauses (0.5 s)
+    /// count the audio cut since the last commit, not just the buffer's.
+    @Test func anUtteranceCutAtAPauseKeepsTheEndpointOfItsLength() throws {
+        let head = Self.silence(seconds: 0.5) + Self.voiced(seconds: 7) + Self.silence(seconds: 0.6)
+            + Self.voiced(seconds: 2) + Self.silence(seconds: 0.6) + Self.voiced(seconds: 2)
+        let live = head + Self.silence(seconds: 0.9) + Self.voiced(seconds: 2) + Self.silence(seconds: 0.3)
+        let log = try Self.passes(over: live, options: StreamingOptions())
+        let finals = Self.finals(log.events)
+        try #require(finals.count == 3, "confirmed at the second pause, ended at 0.8 s into the third, then the rest")
+        // The buffer after the cut held 5.4 s, under 8 s: had it counted alone, the 0.9 s would not end the utterance.
+        #expect(finals[1].endSeconds <= Double(head.count) / Self.rate + 0.9 + 1e-9)
+        #expect(finals[2].words.allSatisfy { $0.startSeconds >= Double(head.count) / Self.rate + 0.9 - 0.15 })
+        #expect(finals.flatMap(\.words).count == Self.batchWordCount(live))
+        Self.expectInvariants(log.events)
+    }
+
     /// Once words are confirmed at a pause, a volatile pass hears only the
     /// buffer after them (from just before the first open word) with their
     /// text in its prompt, and its words land at the same stream times as
@@ -425,7 +444,11 @@ struct StreamingPipelineTests {
         // taken for a piece of the word before a 0.3 s lead-in; a word ending in the lead-in is.
         #expect(StreamingPipeline.remainder(of: segments, after: 0.3).first?.words.count == 1,
                 "by middles, the first word looks mostly before the lead-in's end")
-        #expect(StreamingPipeline.remainder(of: segments, after: 0.3, byWordEnds: true).first?.words.count == 2)
+        let afterLeadIn = StreamingPipeline.remainder(of: segments, after: 0.3, byWordEnds: true)
+        #expect(afterLeadIn.first?.words.count == 2)
+        #expect(afterLeadIn.first?.words.first?.startSeconds == 0.3, "it starts no earlier than the word final before it ends")
+        #expect(afterLeadIn.first?.startSeconds == 0.3)
+        #expect(afterLeadIn.first?.text == "", "all its words are kept: its text is as it was")
         #expect(StreamingPipeline.remainder(of: segments, after: 0.6, byWordEnds: true).first?.words.count == 1,
                 "a word ending before the boundary is a piece of one already final")
     }
