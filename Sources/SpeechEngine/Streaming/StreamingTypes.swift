@@ -40,11 +40,13 @@ public struct StreamingOptions: Sendable, Hashable {
     /// also reported as the volatile text of the pause.
     public var decodesFinalAtPause = true
     /// When the speaker goes on after that pass at a pause, its closed
-    /// segments become final at once and its last segment, which may go on,
+    /// segments become final at once, their audio leaves the buffer (their
+    /// text goes on as the prompt), and its last segment, which may go on,
     /// is the draft the next accurate pass starts from (forced, not decoded
-    /// again): words are confirmed at the pause after them, and the final
-    /// after a stop mid-sentence decodes only the speech since the last
-    /// pause. Off, the pass is dropped and the utterance decoded whole again.
+    /// again): words are confirmed at the pause after them, and every later
+    /// pass, the final after a stop mid-sentence included, hears only the
+    /// speech since the last pause. Off, the pass is dropped and the
+    /// utterance decoded whole again.
     public var keepsPausePassWhenSpeechResumes = true
 
     public init(transcription: TranscriptionOptions = TranscriptionOptions()) {

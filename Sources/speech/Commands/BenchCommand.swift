@@ -25,7 +25,7 @@ struct BenchCommand: SpeechCommand {
             .value("rss-every", "seconds", help: "With --stream: measure RSS every this many seconds of audio\n(default: 300)."),
             .value("volatile-window", "window", help: "With --stream: what volatile passes encode: fitted (the buffered audio\nplus 5.12 s, the default) or whole (a 30 s window each time)."),
             .flag("final-at-pause", help: "With --stream: decode the final when the speaker pauses, ready if the\nutterance ends there (default: on).", onByDefault: true),
-            .flag("pause-drafts", help: "With --stream: when the speaker goes on after a pause, confirm the pause's\nclosed segments and start the next pass from the rest (default: on).", onByDefault: true),
+            .flag("pause-drafts", help: "With --stream: when the speaker goes on after a pause, confirm the pause's\nclosed segments, drop their audio and start the next pass from the rest (default: on).", onByDefault: true),
             .flag("batch", help: "With --stream: also transcribe the file in batch and score the stream\nagainst it (default: on).", onByDefault: true),
             .value("format", "format", help: "Output: text or json (default: text)."),
         ],

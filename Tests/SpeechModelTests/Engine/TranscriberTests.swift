@@ -31,6 +31,21 @@ struct TranscriberModelTests {
         #expect(abs(last.endSeconds - 10.5) < 0.8)
     }
 
+    /// The alignment's path starts at the window's first frame, so without
+    /// whisper's clamps the first word would start at 0 s however long the
+    /// silence before it. After 2 s of room noise, "And" starts within half
+    /// a second of where the detector hears the speech begin, not at 0.
+    @Test func aFirstWordAfterSilenceStartsNearTheSpeech() throws {
+        let samples = SyntheticAudio.noise(seconds: 2) + (try AudioDecoder.decode(contentsOf: jfk))
+        let onset = Double(try #require(SpeechActivityDetector.speechRegions(in: samples).first).lowerBound) / 16_000
+        try #require(onset > 2, "the detector hears speech in the noise")
+        let transcript = try Models.transcriber().transcribe(samples: samples, options: .greedy)
+        let first = try #require(transcript.words.first)
+        #expect(first.word.trimmingCharacters(in: .whitespaces) == "And")
+        #expect(abs(first.startSeconds - onset) < 0.5, "\(first.startSeconds) s against the speech at \(onset) s")
+        #expect(first.endSeconds - first.startSeconds < 1, "\(first.startSeconds)–\(first.endSeconds) s")
+    }
+
     @Test func jfkGreedyGivesTheSameWords() throws {
         let transcript = try Models.transcriber().transcribe(file: jfk, options: .greedy)
         let score = scorer.score(reference: Self.jfkText, hypothesis: transcript.text, languageTag: "en")
