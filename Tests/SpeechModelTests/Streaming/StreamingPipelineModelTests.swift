@@ -1,0 +1,78 @@
+import Foundation
+@testable import SpeechEngine
+import SpeechEvaluation
+import TestSupport
+import Testing
+
+/// The streaming pipeline's passes on real speech through the real model,
+/// each pass logged: what it heard and what it started from.
+@Suite("StreamingPipeline (whisper-base)", .serialized, .enabled(if: Models.testsEnabled, Models.disabledReason))
+struct StreamingPipelineModelTests {
+    /// One accurate pass: the stream time when it ran, the events before it, the samples it heard, its draft.
+    struct Pass {
+        var atSeconds: Double
+        var eventCount: Int
+        var heardSeconds: Double
+        var forced: [Segment]
+    }
+
+    final class Log: @unchecked Sendable {
+        var passes: [Pass] = []
+        var events: [StreamingEvent] = []
+        var fedSamples = 0
+    }
+
+    /// Two read clips joined and stopped 15 s in: the words before a pause
+    /// the speaker went on after are final at once and their audio leaves the
+    /// buffer, so the next pass, which starts from the open segment, hears
+    /// the audio from 0.2 s before their end, not the utterance; and the
+    /// committed text is the batch transcript's.
+    @Test func wordsConfirmedAtAPauseLeaveTheBuffer() throws {
+        let corpus = "audio/librispeech-dev-clean/"
+        let joined = try AudioDecoder.decode(contentsOf: Fixtures.corpusClip(corpus + "1272-128104-0000.wav"))
+            + AudioDecoder.decode(contentsOf: Fixtures.corpusClip(corpus + "2412-153948-0000.wav"))
+        let samples = Array(joined.prefix(15 * 16_000))
+        let transcriber = try Models.transcriber(.whisperBase)
+        let decode = StreamingPipeline.decoder({ transcriber }, cancellation: nil)
+        let log = Log()
+        var options = StreamingOptions()
+        options.transcription.language = "en"
+        options.reportsVolatileResults = false
+        var pipeline = StreamingPipeline(
+            accurate: { samples, transcription, interruption, onWindow in
+                log.passes.append(Pass(atSeconds: Double(log.fedSamples) / 16_000, eventCount: log.events.count,
+                                       heardSeconds: Double(samples.count) / 16_000,
+                                       forced: transcription.forcedSegments))
+                return try decode(samples, transcription, interruption, onWindow)
+            },
+            fast: decode, options: options) { log.events.append($0) }
+        for start in stride(from: 0, to: samples.count, by: StreamingPipeline.blockSampleCount) {
+            log.fedSamples = min(samples.count, start + StreamingPipeline.blockSampleCount)
+            try pipeline.consume(Array(samples[start..<log.fedSamples]))
+        }
+        try pipeline.finish()
+
+        let finals = log.events.compactMap { if case .final(let h) = $0 { h } else { nil } }
+        let summary = log.passes.map { String(format: "%.2f s: heard %.2f s, %d forced", $0.atSeconds, $0.heardSeconds,
+                                              $0.forced.count) }.joined(separator: "; ")
+        try #require(finals.count >= 2, "nothing was final before the stop: \(summary)")
+        let firstFinal = try #require(log.events.firstIndex { if case .final = $0 { true } else { false } })
+        let secondFinal = try #require(log.events[(firstFinal + 1)...].firstIndex { if case .final = $0 { true } else { false } })
+        // The passes between the confirmation and the utterance's end.
+        let after = log.passes.filter { $0.eventCount > firstFinal && $0.eventCount <= secondFinal }
+        try #require(!after.isEmpty, "no pass after the confirmation: \(summary)")
+        let cut = finals[0].endSeconds - 0.2
+        for pass in after {
+            #expect(!pass.forced.isEmpty, "it starts from the open segment: \(summary)")
+            #expect(abs(pass.heardSeconds - (pass.atSeconds - cut)) < 0.01,
+                    "heard \(pass.heardSeconds) s at \(pass.atSeconds) s; final through \(finals[0].endSeconds) s: \(summary)")
+        }
+
+        var batchOptions = TranscriptionOptions()
+        batchOptions.language = "en"
+        let batch = try transcriber.transcribe(samples: samples, options: batchOptions)
+        let committed = finals.map(\.text).joined(separator: " ")
+        let counts = TranscriptScorer().score(reference: batch.text, hypothesis: committed, languageTag: "en").counts
+        #expect(counts.errorCount <= 1, "stream: \(committed)\nbatch: \(batch.text)")
+    }
+}
