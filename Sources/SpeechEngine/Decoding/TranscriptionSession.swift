@@ -132,7 +132,7 @@ struct TranscriptionSession {
     ///   too (no later window decodes it again).
     mutating func segments(of result: DecodingResult, realFrames: Int, offsetSeconds: Double, firstSegmentID: Int,
                            keepsTail: Bool = false,
-                  cross: () -> CrossAttentionCache) -> (segments: [Segment], sampled: [[Int]], seekFrames: Int) {
+                           cross: () -> CrossAttentionCache) -> (segments: [Segment], sampled: [[Int]], seekFrames: Int) {
         let split = SegmentBuilder(special: model.tokenizer.specialTokens)
             .split(result.tokens, windowFrames: realFrames, keepsTail: keepsTail)
         let windowSeconds = Double(realFrames) / 100
