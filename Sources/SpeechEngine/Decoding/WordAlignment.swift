@@ -24,9 +24,10 @@ struct WordAlignment {
     struct Alignment {
         var words: [AlignedWord] = []
         var medianDuration = 0.0
-        /// The longest a word at a sentence or segment edge may last.
-        var maxDuration: Double { 2 * medianDuration }
     }
+
+    /// The longest a word at a sentence or segment edge may last: twice the median.
+    static func maxDuration(medianDuration: Double) -> Double { 2 * medianDuration }
 
     /// Cap on the median word duration: slow or sparse speech does not
     /// make every clamp lenient. ref: whisper/timing.py `add_word_timestamps`
@@ -73,7 +74,7 @@ struct WordAlignment {
         }
         let medianDuration = min(Self.longestMedianDuration,
                                  Self.median(aligned.map { $0.timing.endSeconds - $0.timing.startSeconds }.filter { $0 > 0 }))
-        Self.truncateAtSentenceEnds(&aligned, maxDuration: 2 * medianDuration)
+        Self.truncateAtSentenceEnds(&aligned, maxDuration: Self.maxDuration(medianDuration: medianDuration))
         return Alignment(words: Self.mergingPunctuation(aligned), medianDuration: medianDuration)
     }
 
@@ -116,7 +117,7 @@ struct WordAlignment {
                               medianDuration: Double) -> [WordTiming] {
         guard !words.isEmpty else { return words }
         var words = words
-        let maxDuration = 2 * medianDuration
+        let maxDuration = Self.maxDuration(medianDuration: medianDuration)
         func duration(_ index: Int) -> Double { words[index].endSeconds - words[index].startSeconds }
         if words[0].endSeconds - lastSpeech > 4 * medianDuration,
            duration(0) > maxDuration || (words.count > 1 && words[1].endSeconds - words[0].startSeconds > 2 * maxDuration) {

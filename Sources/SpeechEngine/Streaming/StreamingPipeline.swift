@@ -477,7 +477,8 @@ struct StreamingPipeline {
         bufferStart += cut
         samplesCutSinceCommit += cut
         opensWithLeadIn = true
-        draft = open([openSegment]).map { $0.shifted(by: -seconds(cut)) }
+        // Forced as the pass decoded it: its tokens and opening timestamp, moved to the new buffer start.
+        draft = [openSegment.shifted(by: -seconds(cut))]
     }
 
     /// Buffer seconds already final: a lead-in of words confirmed at a
