@@ -31,6 +31,9 @@ public final class StageClock: @unchecked Sendable {
         case logits = "decode.logits"
         /// Logit filters, log-softmax, greedy/beam choice and self-attention cache reordering.
         case search = "decode.search"
+        /// Tokens a greedy pass took from its prefill's speculated rows
+        /// instead of a decoder step (`DecodingLoop.speculation`); counted, not timed.
+        case speculatedToken = "decode.speculated"
         /// Word timing: the alignment pass over the cross-attention heads and the DTW.
         case wordAlignment = "align"
     }
@@ -54,6 +57,14 @@ public final class StageClock: @unchecked Sendable {
             lock.unlock()
         }
         return try body()
+    }
+
+    /// Counts one occurrence of `stage` without time (`speculatedToken`).
+    public func count(_ stage: Stage) {
+        lock.lock()
+        totals[stage, default: .zero] += .zero
+        calls[stage, default: 0] += 1
+        lock.unlock()
     }
 
     /// Seconds spent in each stage so far.

@@ -91,6 +91,16 @@ public struct TranscriptionOptions: Sendable, Hashable {
     /// thresholds, the window is decoded again from scratch. The streaming
     /// pipeline's drafts; internal on purpose.
     var forcedSegments: [Segment] = []
+    /// Segments the first window's greedy decoding is expected to start
+    /// with: an earlier pass's over most of the same audio (the last
+    /// volatile pass, before half a second more was heard). Unlike forced
+    /// segments they change nothing: their tokens are checked in the prompt's
+    /// decoder pass (`DecodingLoop.speculation`) and kept as far as the
+    /// decoding would have picked them anyway, so a pass that hears what the
+    /// last one heard costs one decoder pass for the text they share. Ignored
+    /// by beam search and sampling. The streaming pipeline's volatile
+    /// passes; internal on purpose.
+    var expectedSegments: [Segment] = []
     /// Log-mel frames encoded past the audio in a fitted window (5.12 s).
     /// With too little silence after the last word Whisper does not know the
     /// window ended and repeats itself: with 2.56 s (whisper.cpp users'

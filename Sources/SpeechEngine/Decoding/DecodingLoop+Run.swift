@@ -24,7 +24,8 @@ extension DecodingLoop {
         private var sums: [Double]
         private var finished: [Bool]
         private var stepCount = 0
-        private let limit: Int
+        /// Tokens the run may pick.
+        let limit: Int
 
         init(loop: DecodingLoop, temperature: Double) {
             self.loop = loop

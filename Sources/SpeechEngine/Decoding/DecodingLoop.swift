@@ -25,6 +25,10 @@ struct DecodingLoop {
     /// the timestamp rules read them as sampled, but they are not scored and
     /// count toward the sample limit.
     var forcedTokenCount = 0
+    /// Tokens a greedy run expects to pick first (an earlier pass's over
+    /// most of the same audio): checked in the prefill, one decoder pass for
+    /// all, instead of decoded one by one. They change nothing the run picks.
+    var speculation: [Int] = []
 
     /// Where the result's tokens start in every sequence: the forced tokens are the result's first.
     var sampleBegin: Int { prompt.count - forcedTokenCount }
@@ -35,6 +39,14 @@ struct DecodingLoop {
     var clock: StageClock? = nil
 
     /// Decodes the window alone: prefill, then one decoder pass per step.
+    ///
+    /// A greedy run with a `speculation` reads the speculated tokens in the
+    /// prefill too, with the logits after each: while the token the run
+    /// picks from a row is the next speculated one, the row after it is
+    /// already there and no decoder pass is needed; at the first difference
+    /// the cache drops the speculated positions after the picked token's and
+    /// decoding goes on step by step. The tokens are the ones the run would
+    /// pick without it (up to the rounding of a longer product).
     func run(temperature: Double, generator: inout some RandomNumberGenerator) -> DecodingResult {
         var run = Run(loop: self, temperature: temperature)
         var cache = model.decoder.makeSelfAttentionCache(sequenceCount: 1)
@@ -42,12 +54,31 @@ struct DecodingLoop {
         // Greedy and beam choices read the logits near each row's best;
         // sampling at a temperature reads them all.
         let screened = temperature == 0
-        let prefill = model.decoder.decode([prompt], cache: &cache, cross: cross, logitPositions: run.prefillPositions,
+        let speculated = run.sequenceCount == 1 && temperature == 0
+            ? Array(speculation.prefix(min(run.limit, model.dimensions.textContext - prompt.count))) : []
+        let input = prompt + speculated
+        let prefill = model.decoder.decode([input], cache: &cache, cross: cross,
+                                           logitPositions: run.prefillPositions + Array(prompt.count..<input.count),
                                            capture: &noCapture, screenedLogits: screened, clock: clock)
         run.begin(prefillLogits: prefill, cache: &cache)
+        let vocabulary = model.dimensions.vocabularySize
+        // Speculated tokens the run picked so far; nil once it picked another.
+        var confirmed: Int? = speculated.isEmpty ? nil : 0
         while !run.isFinished {
             run.advance(generator: &generator, cache: &cache)
             if run.isFinished { break }
+            if let count = confirmed {
+                if run.sequences[0].last == speculated[count] {
+                    // Prefill rows: start of transcript, the prompt's last token, then one per speculated token.
+                    let row = 2 + count
+                    run.logits = Array(prefill[(row * vocabulary)..<((row + 1) * vocabulary)])
+                    confirmed = count + 1 < speculated.count ? count + 1 : nil
+                    clock?.count(.speculatedToken)
+                    continue
+                }
+                cache.length = prompt.count + count
+                confirmed = nil
+            }
             run.logits = model.decoder.decode(run.nextTokens, cache: &cache, cross: cross, logitPositions: nil,
                                               capture: &noCapture, screenedLogits: screened, clock: clock)
         }

@@ -30,6 +30,8 @@ struct TranscriptionSession {
     var previousChunkTokens: [Int] = []
     /// The tokens of `options.forcedSegments` until the first window is decoded.
     private var forcedPrefix: [Int]
+    /// The tokens of `options.expectedSegments` until the first window is decoded.
+    private var expectedPrefix: [Int] = []
     /// Where the last word decoded so far ended, in audio time: a window's
     /// first word long after it follows a pause (`WordAlignment.clampingEdges`).
     private var lastSpeechSeconds = 0.0
@@ -61,7 +63,10 @@ struct TranscriptionSession {
         }
         if !promptText.isEmpty { history = PromptHistory(initialPrompt: tokenizer.encode(" " + promptText)) }
         phraseTable = phrases.biasSequences.isEmpty ? nil : PhraseBiasTable(phrases.biasSequences)
-        if !options.withoutTimestamps { forcedPrefix = forcedTokens(of: options.forcedSegments) }
+        if !options.withoutTimestamps {
+            forcedPrefix = forcedTokens(of: options.forcedSegments)
+            expectedPrefix = sampledTokens(of: options.expectedSegments)
+        }
     }
 
     /// Encodes and decodes one 30 s window.
@@ -100,6 +105,7 @@ struct TranscriptionSession {
             bestCross = cross
         }
         forcedPrefix = []
+        expectedPrefix = []
         // An interruption before the first view leaves nothing; the caller throws.
         guard let (features, result) = best else { return WindowOutcome(segments: [], seekFrames: realFrames, alternatives: []) }
 
@@ -267,7 +273,8 @@ struct TranscriptionSession {
             let result = forced.run(temperature: options.temperatures[0], generator: &generator)
             if interruption.stopsDecoding || !needsFallback(result) { return result }
         }
-        let loop = decodingLoop(cross: cross, startOfTranscript: startOfTranscript, context: context)
+        var loop = decodingLoop(cross: cross, startOfTranscript: startOfTranscript, context: context)
+        loop.speculation = expectedPrefix
         var attempts: [DecodingResult] = []
         for temperature in options.temperatures {
             let result = loop.run(temperature: temperature, generator: &generator)
@@ -284,18 +291,25 @@ struct TranscriptionSession {
     /// A draft decoded at a pause ends its last sentence there ("a sort
     /// of…"); left open, the decoder decides how it goes on once it hears more.
     func forcedTokens(of segments: [Segment]) -> [Int] {
-        let special = model.tokenizer.specialTokens
-        let lastIndex = LogMelSpectrogram.windowFrameCount / 2
-        func timestamp(_ seconds: Double) -> Int {
-            special.timestampBegin + min(lastIndex, max(0, Int((seconds * 50).rounded())))
-        }
         guard let last = segments.last else { return [] }
         var open = last.tokens
         while let token = open.last, model.tokenizer.decode([token]).allSatisfy({ $0.isPunctuation || $0.isWhitespace }) {
             open.removeLast()
         }
-        return segments.dropLast().flatMap { [timestamp($0.startSeconds)] + $0.tokens + [timestamp($0.endSeconds)] }
-            + (open.isEmpty ? [] : [timestamp(last.startSeconds)] + open)
+        return sampledTokens(of: segments.dropLast())
+            + (open.isEmpty ? [] : [timestampToken(last.startSeconds)] + open)
+    }
+
+    /// Segments as the decoder wrote them: for each, its opening timestamp,
+    /// text and closing timestamp.
+    func sampledTokens(of segments: some Collection<Segment>) -> [Int] {
+        segments.flatMap { [timestampToken($0.startSeconds)] + $0.tokens + [timestampToken($0.endSeconds)] }
+    }
+
+    /// The timestamp token of a time from the start of the window (0.02 s steps, at most 30 s).
+    private func timestampToken(_ seconds: Double) -> Int {
+        model.tokenizer.specialTokens.timestampBegin
+            + min(LogMelSpectrogram.windowFrameCount / 2, max(0, Int((seconds * 50).rounded())))
     }
 
     /// The previous text to prompt the next window with (`<|startofprev|>` and tokens), or nothing.

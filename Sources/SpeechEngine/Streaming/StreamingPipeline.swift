@@ -132,6 +132,11 @@ struct StreamingPipeline {
     /// stop mid-sentence hears the speech since the last pause, however long
     /// the utterance. A commit moves the buffer and drops the draft.
     private var draft: [Segment] = []
+    /// The last volatile pass's segments (times from its buffer's start)
+    /// and that start: the next volatile pass over the same buffer, half a
+    /// second longer, expects them (`TranscriptionOptions.expectedSegments`)
+    /// and decodes step by step only from where it hears otherwise.
+    private var lastVolatile: (bufferStart: Int, segments: [Segment])?
 
     init(accurate: @escaping Decode, fast: @escaping Decode, recording: Decode? = nil, options: StreamingOptions,
          volatileInterruption: Interruption? = nil, cancellation: Interruption? = nil,
@@ -572,7 +577,7 @@ struct StreamingPipeline {
     }
 
     /// A quick greedy pass with the fast model over the audio not final yet.
-    private func volatileHypothesis() throws -> StreamingHypothesis? {
+    private mutating func volatileHypothesis() throws -> StreamingHypothesis? {
         var transcription = options.transcription
         transcription.shortWindowPadding = .silence
         transcription.beamSize = 1
@@ -581,6 +586,8 @@ struct StreamingPipeline {
         // Volatile text is replaced within a second; encoding 30 s for each
         // half-second update was most of what streaming cost.
         transcription.fitsEncoderWindowToAudio = options.fitsVolatileWindowToAudio
+        // A pass over a buffer that moved since (a commit, a cut at a pause) has another prompt and times.
+        if let last = lastVolatile, last.bufferStart == bufferStart { transcription.expectedSegments = last.segments }
         let transcript: Transcript
         do {
             let interruption = reportedVolatileSinceCommit ? volatileInterruption : nil
@@ -592,6 +599,7 @@ struct StreamingPipeline {
             // The input closed mid-pass: the final pass makes this one moot.
             return nil
         }
+        lastVolatile = (bufferStart, transcript.segments)
         return Self.hypothesis(of: open(transcript.segments), offset: seconds(bufferStart), from: committedEndSeconds,
                                to: seconds(bufferStart + buffer.count), alternatives: [])
     }

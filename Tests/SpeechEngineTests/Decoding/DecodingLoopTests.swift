@@ -84,6 +84,70 @@ import Testing
         #expect(capped.tokens == Array(whole.tokens.prefix(forcedCount + 1)), "one token sampled after the forced ones")
     }
 
+    /// Speculated tokens (the last pass's text over most of the same audio)
+    /// change nothing a greedy loop picks: those it would pick anyway are
+    /// read from the prefill, one decoder step less each, and from the first
+    /// it would not, it decodes step by step — from the right cache length,
+    /// or the tokens after the difference would come out otherwise.
+    @Test(arguments: [(0, 0), (3, 0), (6, 0), (100, 0), (3, 4), (0, 4)])
+    func speculatedTokensChangeNothing(agreeing: Int, disagreeing: Int) throws {
+        let shared = try TinyModelReferenceData.shared()
+        let model = try TinyWhisper.model()
+        let special = TinyWhisper.special
+        let words = LogitFilter { logits, _, _ in
+            let kept = shared.allowedTokens.map { logits[$0] }
+            logits.update(repeating: -.infinity)
+            for (token, value) in zip(shared.allowedTokens, kept) { logits[token] = value }
+        }
+        func run(speculation: [Int], clock: StageClock) -> DecodingResult {
+            var loop = DecodingLoop(model: model, cross: TinyWhisper.cross(model),
+                                    prompt: [special.startOfTranscript, special.noTimestamps],
+                                    startOfTranscriptIndex: 0, filters: [words], beamSize: 1,
+                                    bestOf: 1, lengthPenalty: nil, maximumSampleCount: 24)
+            loop.speculation = speculation
+            loop.clock = clock
+            var generator = SeededGenerator(seed: 1)
+            return loop.run(temperature: 0, generator: &generator)
+        }
+        let plainClock = StageClock()
+        let plain = run(speculation: [], clock: plainClock)
+        try #require(plain.tokens.count >= 8, "the decode runs long enough to speculate on part of it")
+        let agreed = Array(plain.tokens.prefix(agreeing))
+        // Tokens the loop does not pick next: another allowed word than each of the plain run's.
+        let others = (0..<disagreeing).map { i in
+            let position = agreed.count + i
+            let picked = position < plain.tokens.count ? plain.tokens[position] : -1
+            return shared.allowedTokens.first { $0 != picked }!
+        }
+        let clock = StageClock()
+        let speculated = run(speculation: agreed + others, clock: clock)
+        #expect(speculated.tokens == plain.tokens)
+        #expect(abs(speculated.sumLogProbability - plain.sumLogProbability) < Self.scoreTolerance)
+        #expect(abs(speculated.noSpeechProbability - plain.noSpeechProbability) < 1e-4)
+        // Every pick but the last is followed by a step (the last ends the run), or by a speculated row.
+        let plainSteps = plainClock.counts[.decoderStep] ?? 0
+        let taken = min(agreed.count, plainSteps)
+        #expect(clock.counts[.speculatedToken] ?? 0 == taken)
+        #expect((clock.counts[.decoderStep] ?? 0) == plainSteps - taken)
+    }
+
+    /// Beam search and sampling do not read a speculation.
+    @Test func onlyGreedyRunsSpeculate() throws {
+        let model = try TinyWhisper.model()
+        let special = TinyWhisper.special
+        var loop = DecodingLoop(model: model, cross: TinyWhisper.cross(model),
+                                prompt: [special.startOfTranscript, special.noTimestamps], startOfTranscriptIndex: 0,
+                                filters: [], beamSize: 2, bestOf: 2, lengthPenalty: nil, maximumSampleCount: 6)
+        let clock = StageClock()
+        loop.clock = clock
+        var generator = SeededGenerator(seed: 1)
+        let beam = loop.run(temperature: 0, generator: &generator)
+        loop.speculation = beam.tokens
+        #expect(loop.run(temperature: 0, generator: &generator).tokens == beam.tokens)
+        _ = loop.run(temperature: 0.5, generator: &generator)
+        #expect(clock.counts[.speculatedToken] == nil)
+    }
+
     /// Length normalisation and the length penalty must pick different winners
     /// here, or the cases above would not tell the two rankings apart.
     @Test func referenceCasesSeparateTheRankings() throws {
