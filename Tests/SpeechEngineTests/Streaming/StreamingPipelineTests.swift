@@ -223,6 +223,8 @@ struct StreamingPipelineTests {
         var forced: [[Segment]] = [], decoded: [Transcript] = [], prompts: [String?] = [], accurateSamples: [Int] = []
         /// Each fast pass's prompt and the stream time of its event count when it ran.
         var fastPrompts: [String?] = [], fastAtEvent: [Int] = []
+        /// Each fast pass's expected segments and result; whether any accurate pass had expected segments.
+        var fastExpected: [[Segment]] = [], fastDecoded: [Transcript] = [], accurateExpected = false
     }
 
     private static func passes(over live: [Float], options: StreamingOptions,
@@ -235,6 +237,7 @@ struct StreamingPipelineTests {
                 log.forced.append(transcription.forcedSegments)
                 log.prompts.append(transcription.initialPrompt)
                 log.accurateSamples.append(samples.count)
+                if !transcription.expectedSegments.isEmpty { log.accurateExpected = true }
                 let transcript = Self.decode(samples, transcription, interruption, onWindow)
                 log.decoded.append(transcript)
                 return transcript
@@ -243,7 +246,10 @@ struct StreamingPipelineTests {
                 log.fast.append(samples.count)
                 log.fastPrompts.append(transcription.initialPrompt)
                 log.fastAtEvent.append(log.events.count)
-                return Self.decode(samples, transcription, interruption, onWindow)
+                log.fastExpected.append(transcription.expectedSegments)
+                let transcript = Self.decode(samples, transcription, interruption, onWindow)
+                log.fastDecoded.append(transcript)
+                return transcript
             },
             options: options, workload: workload) { log.events.append($0) }
         var fed = 0
@@ -416,6 +422,34 @@ struct StreamingPipelineTests {
         }
         #expect(lastVolatile.words.count >= 8, "the second phrase's eight words are all there")
         Self.expectInvariants(log.events)
+    }
+
+    /// A volatile pass expects what the one before it decoded when both
+    /// heard the buffer from the same start (`expectedSegments`: checked,
+    /// not forced); after words were confirmed at a pause or committed, the
+    /// buffer starts elsewhere and the prompt is longer, so it expects
+    /// nothing. Accurate passes (beam search) never get any.
+    @Test func aVolatilePassExpectsTheLastOnesSegmentsOverTheSameBuffer() throws {
+        let live = Self.silence(seconds: 0.5) + Self.voiced(seconds: 5) + Self.silence(seconds: 0.6)
+            + Self.voiced(seconds: 4) + Self.silence(seconds: 2.5) + Self.voiced(seconds: 3)
+        let log = try Self.passes(over: live, options: StreamingOptions())
+        try #require(Self.finals(log.events).count >= 2)
+        var expecting = 0, fresh = 0
+        for pass in log.fast.indices {
+            let bufferMoved = pass == 0 || log.events[log.fastAtEvent[pass - 1]..<log.fastAtEvent[pass]].contains {
+                if case .final = $0 { true } else { false }
+            }
+            if bufferMoved {
+                #expect(log.fastExpected[pass].isEmpty, "pass \(pass) after the buffer moved")
+                fresh += 1
+            } else {
+                #expect(log.fastExpected[pass] == log.fastDecoded[pass - 1].segments, "pass \(pass)")
+                expecting += 1
+            }
+        }
+        #expect(fresh >= 2, "the first pass, and the first after the first final")
+        #expect(expecting >= 10)
+        #expect(!log.accurateExpected)
     }
 
     private func firstFinalIndex(_ events: [StreamingEvent]) -> Int {
