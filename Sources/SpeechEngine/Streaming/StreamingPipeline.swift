@@ -589,7 +589,9 @@ struct StreamingPipeline {
         // half-second update was most of what streaming cost.
         transcription.fitsEncoderWindowToAudio = options.fitsVolatileWindowToAudio
         // A pass over a buffer that moved since (a commit, a cut at a pause) has another prompt and times.
-        if let last = lastVolatile, last.bufferStart == bufferStart { transcription.expectedSegments = last.segments }
+        if options.volatilePassesExpectTheLastText, let last = lastVolatile, last.bufferStart == bufferStart {
+            transcription.expectedSegments = last.segments
+        }
         let transcript: Transcript
         do {
             let interruption = reportedVolatileSinceCommit ? volatileInterruption : nil

@@ -32,6 +32,14 @@ public struct StreamingOptions: Sendable, Hashable {
     /// volatile accuracy (Benchmarks/RESULTS.md). Final results always
     /// come from whole windows.
     public var fitsVolatileWindowToAudio = true
+    /// Each volatile pass over the same buffer as the last one expects its
+    /// text: greedy decoding checks those tokens in one decoder pass and
+    /// keeps them as far as it would pick them anyway, so it decodes step by
+    /// step only from where it hears otherwise (the last word, cut by the
+    /// end of the audio, and what was said since). The text is what the pass
+    /// gives without it, to the rounding of a longer product; off, every
+    /// pass decodes its text token by token (for comparison).
+    public var volatilePassesExpectTheLastText = true
     /// When the speaker pauses, decode the pending utterance with the
     /// accurate model at once and keep the result: if the utterance ends
     /// there (an endpoint, the end of input), that result is the final, so

@@ -75,4 +75,48 @@ struct StreamingPipelineModelTests {
         let counts = TranscriptScorer().score(reference: batch.text, hypothesis: committed, languageTag: "en").counts
         #expect(counts.errorCount <= 1, "stream: \(committed)\nbatch: \(batch.text)")
     }
+
+    /// Volatile passes that expect the last one's text show what they show
+    /// without it, pass for pass, with fewer decoder passes: three read clips
+    /// fed block by block (every volatile pass runs), whisper-tiny.en volatile.
+    @Test func volatilePassesThatExpectTheLastTextShowTheSameText() throws {
+        let corpus = "audio/librispeech-dev-clean/"
+        var samples: [Float] = []
+        for clip in ["1272-128104-0000", "2412-153948-0000", "1272-141231-0002"] {
+            samples += try AudioDecoder.decode(contentsOf: Fixtures.corpusClip(corpus + clip + ".wav"))
+        }
+        let accurate = StreamingPipeline.decoder({ try Models.transcriber(.whisperBase) }, cancellation: nil)
+        func stream(expecting: Bool) throws -> (volatiles: [String], finals: [String], workload: StreamingWorkload) {
+            var options = StreamingOptions()
+            options.transcription.language = "en"
+            options.volatilePassesExpectTheLastText = expecting
+            let workload = StreamingWorkload()
+            final class Sink: @unchecked Sendable { var events: [StreamingEvent] = [] }
+            let sink = Sink()
+            var pipeline = StreamingPipeline(
+                accurate: accurate,
+                fast: StreamingPipeline.decoder({ try Models.volatileTranscriber() }, cancellation: nil,
+                                                clock: workload.fastStages),
+                options: options, workload: workload) { sink.events.append($0) }
+            for start in stride(from: 0, to: samples.count, by: StreamingPipeline.blockSampleCount) {
+                try pipeline.consume(Array(samples[start..<min(samples.count, start + StreamingPipeline.blockSampleCount)]))
+            }
+            try pipeline.finish()
+            return (sink.events.compactMap { if case .volatile(let h) = $0 { h.text } else { nil } },
+                    sink.events.compactMap { if case .final(let h) = $0 { h.text } else { nil } }, workload)
+        }
+        let plain = try stream(expecting: false)
+        let expecting = try stream(expecting: true)
+        try #require(plain.volatiles.count >= 20, "\(plain.volatiles.count) volatile results")
+        #expect(expecting.volatiles == plain.volatiles)
+        #expect(expecting.finals == plain.finals)
+        func decoderPasses(_ clock: StageClock) -> Int {
+            (clock.counts[.decoderStep] ?? 0) + (clock.counts[.decoderPrompt] ?? 0)
+        }
+        let speculated = expecting.workload.fastStages.counts[.speculatedToken] ?? 0
+        #expect(plain.workload.fastStages.counts[.speculatedToken] == nil)
+        #expect(decoderPasses(expecting.workload.fastStages) + speculated == decoderPasses(plain.workload.fastStages))
+        #expect(speculated * 3 > decoderPasses(plain.workload.fastStages),
+                "\(speculated) of \(decoderPasses(plain.workload.fastStages)) decoder passes speculated")
+    }
 }

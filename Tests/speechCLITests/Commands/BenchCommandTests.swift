@@ -21,6 +21,8 @@ import Testing
         #expect(try !self.command(["a.wav", "--stream", "--no-final-at-pause"]).decodesFinalAtPause)
         #expect(command.keepsPausePass)
         #expect(try !self.command(["a.wav", "--stream", "--no-pause-drafts"]).keepsPausePass)
+        #expect(try self.command(["a.wav", "--stream"]).expectsLastVolatileText)
+        #expect(try !self.command(["a.wav", "--stream", "--no-expected-text"]).expectsLastVolatileText)
     }
 
     /// A stream runs once unless asked (in realtime it takes the audio's
@@ -69,7 +71,7 @@ import Testing
                           ["a.wav", "--stream", "--realtime", "--fast"], ["a.wav", "--fast"],
                           ["a.wav", "--against", "whisper.cpp"], ["a.wav", "--against", "faster-whisper", "--stream"],
                           ["a.wav", "--stream", "--batch-size", "4"], ["a.wav", "--batch-size", "0"],
-                          ["a.wav", "--batch-size", "33"], ["a.wav", "--volatile-window", "whole"], ["a.wav", "--no-final-at-pause"], ["a.wav", "--no-pause-drafts"],
+                          ["a.wav", "--batch-size", "33"], ["a.wav", "--volatile-window", "whole"], ["a.wav", "--no-final-at-pause"], ["a.wav", "--no-pause-drafts"], ["a.wav", "--no-expected-text"],
                           ["a.wav", "--stream", "--volatile-window", "half"]] {
             #expect(throws: UsageError.self, "\(arguments)") { try command(arguments) }
         }
