@@ -94,9 +94,9 @@ public struct TranscriptionOptions: Sendable, Hashable {
     /// Segments the first window's greedy decoding is expected to start
     /// with: an earlier pass's over most of the same audio (the last
     /// volatile pass, before half a second more was heard). Unlike forced
-    /// segments they change nothing: their tokens are checked in the prompt's
-    /// decoder pass (`DecodingLoop.speculation`) and kept as far as the
-    /// decoding would have picked them anyway, so a pass that hears what the
+    /// segments they do not steer the text: their tokens are checked in the
+    /// prompt's decoder pass (`DecodingLoop.speculation`) and kept as far as
+    /// the decoding would have picked them anyway, so a pass that hears what the
     /// last one heard costs one decoder pass for the text they share. Ignored
     /// by beam search and sampling. The streaming pipeline's volatile
     /// passes; internal on purpose.

@@ -27,7 +27,9 @@ struct DecodingLoop {
     var forcedTokenCount = 0
     /// Tokens a greedy run expects to pick first (an earlier pass's over
     /// most of the same audio): checked in the prefill, one decoder pass for
-    /// all, instead of decoded one by one. They change nothing the run picks.
+    /// all, instead of decoded one by one. The run picks what it picks
+    /// without them, to the rounding of a longer product (a near tie can go
+    /// the other way: one volatile result in 57 in `StreamingPipelineModelTests`).
     var speculation: [Int] = []
 
     /// Where the result's tokens start in every sequence: the forced tokens are the result's first.

@@ -108,15 +108,26 @@ struct StreamingPipelineModelTests {
         let plain = try stream(expecting: false)
         let expecting = try stream(expecting: true)
         try #require(plain.volatiles.count >= 20, "\(plain.volatiles.count) volatile results")
-        #expect(expecting.volatiles == plain.volatiles)
+        try #require(expecting.volatiles.count == plain.volatiles.count)
         #expect(expecting.finals == plain.finals)
+        // The speculated rows come from a longer product than the steps', which
+        // adds in another order: a near tie may go the other way. When written,
+        // one result of 57 differed, by a closing period ("I will say" / "… say.").
+        let differing = zip(expecting.volatiles, plain.volatiles).filter { $0 != $1 }
+        #expect(differing.count * 20 <= plain.volatiles.count, "\(differing)")
+        let scorer = TranscriptScorer()
+        for (ours, theirs) in differing {
+            #expect(scorer.score(reference: theirs, hypothesis: ours, languageTag: "en").counts.errorCount <= 1,
+                    "\(ours) / \(theirs)")
+        }
         func decoderPasses(_ clock: StageClock) -> Int {
             (clock.counts[.decoderStep] ?? 0) + (clock.counts[.decoderPrompt] ?? 0)
         }
         let speculated = expecting.workload.fastStages.counts[.speculatedToken] ?? 0
+        let plainPasses = decoderPasses(plain.workload.fastStages)
         #expect(plain.workload.fastStages.counts[.speculatedToken] == nil)
-        #expect(decoderPasses(expecting.workload.fastStages) + speculated == decoderPasses(plain.workload.fastStages))
-        #expect(speculated * 3 > decoderPasses(plain.workload.fastStages),
-                "\(speculated) of \(decoderPasses(plain.workload.fastStages)) decoder passes speculated")
+        // Each speculated token is a decoder pass saved (exactly, where the results agree).
+        #expect(abs(decoderPasses(expecting.workload.fastStages) + speculated - plainPasses) <= 2 * differing.count)
+        #expect(speculated * 3 > plainPasses, "\(speculated) of \(plainPasses) decoder passes speculated")
     }
 }
