@@ -6,7 +6,8 @@ import SpeechEngine
 /// `decode` is the whole of decoding; the `decode.*` rows split it (the
 /// prompt's forward passes, the one-token steps, the logits projection, the
 /// search bookkeeping), so they are indented under it and their shares are of
-/// the wall time like every other row. `other` is the wall time no stage
+/// the wall time like every other row; `decode.speculated` only counts the
+/// tokens a greedy pass took from its prompt's pass instead of a step. `other` is the wall time no stage
 /// holds (segment building, copies, the unmeasured rest of decoding).
 struct StageBreakdown: Sendable, Encodable {
     /// One stage's total.
@@ -56,7 +57,8 @@ struct StageBreakdown: Sendable, Encodable {
         for row in rows {
             let name = row.stage.contains(".") ? "  " + row.stage : row.stage
             let calls = row.calls > 0 ? String(row.calls) : ""
-            let perCall = row.calls > 0 ? String(format: "%.2f", row.millisecondsPerCall) : ""
+            // Counted-only stages (`decode.speculated`) have no time per call.
+            let perCall = row.calls > 0 && row.seconds > 0 ? String(format: "%.2f", row.millisecondsPerCall) : ""
             lines.append(name.padding(toLength: 20, withPad: " ", startingAt: 0)
                          + String(format: "%9.3f %6.1f%%", row.seconds, row.share * 100)
                          + Self.rightAligned(calls, 9) + Self.rightAligned(perCall, 10))

@@ -35,6 +35,21 @@ import Testing
         #expect(lines.contains { $0.hasPrefix("encode ") }, "\(table)")
     }
 
+    /// Speculated tokens are counted, not timed: a row with its count, no time per call, nothing taken from `other`.
+    @Test func countedStagesShowTheirCountAlone() {
+        let clock = Self.clock()
+        for _ in 0..<7 { clock.count(.speculatedToken) }
+        let breakdown = StageBreakdown(clock: clock, wallSeconds: 1)
+        let row = breakdown.rows.first { $0.stage == "decode.speculated" }
+        #expect(row?.calls == 7)
+        #expect(row?.seconds == 0)
+        let line = breakdown.table.split(separator: "\n").first { $0.hasPrefix("  decode.speculated") }
+        #expect(line?.trimmingCharacters(in: .whitespaces).hasSuffix(" 7") == true, "\(breakdown.table)")
+        let other = breakdown.rows.last!
+        #expect(other.stage == "other")
+        #expect(abs(other.seconds - (1 - breakdown.rows[0].seconds - breakdown.rows[1].seconds)) < 1e-9)
+    }
+
     @Test func rowsSurviveTheJSONReport() throws {
         let rows = StageBreakdown(clock: Self.clock(), wallSeconds: 1).rows
         let decoded = try JSONDecoder().decode([StageBreakdown.Row].self, from: JSONEncoder().encode(rows))
