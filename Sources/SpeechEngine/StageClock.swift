@@ -62,6 +62,7 @@ public final class StageClock: @unchecked Sendable {
     /// Counts one occurrence of `stage` without time (`speculatedToken`).
     public func count(_ stage: Stage) {
         lock.lock()
+        // A zero total, so that `seconds` lists the stage and reports show its row.
         totals[stage, default: .zero] += .zero
         calls[stage, default: 0] += 1
         lock.unlock()

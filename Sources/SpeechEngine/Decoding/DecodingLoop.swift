@@ -71,8 +71,8 @@ struct DecodingLoop {
             if run.isFinished { break }
             if let count = confirmed {
                 if run.sequences[0].last == speculated[count] {
-                    // Prefill rows: start of transcript, the prompt's last token, then one per speculated token.
-                    let row = 2 + count
+                    // Prefill rows: the prompt's (`prefillPositions`), then one per speculated token.
+                    let row = run.prefillPositions.count + count
                     run.logits = Array(prefill[(row * vocabulary)..<((row + 1) * vocabulary)])
                     confirmed = count + 1 < speculated.count ? count + 1 : nil
                     clock?.count(.speculatedToken)

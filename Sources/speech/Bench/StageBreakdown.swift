@@ -7,8 +7,9 @@ import SpeechEngine
 /// prompt's forward passes, the one-token steps, the logits projection, the
 /// search bookkeeping), so they are indented under it and their shares are of
 /// the wall time like every other row; `decode.speculated` only counts the
-/// tokens a greedy pass took from its prompt's pass instead of a step. `other` is the wall time no stage
-/// holds (segment building, copies, the unmeasured rest of decoding).
+/// tokens a greedy pass took from its prompt's pass instead of a step.
+/// `other` is the wall time no stage holds (segment building, copies, the
+/// unmeasured rest of decoding).
 struct StageBreakdown: Sendable, Encodable {
     /// One stage's total.
     struct Row: Sendable, Codable {
