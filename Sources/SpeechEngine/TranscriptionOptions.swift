@@ -79,8 +79,9 @@ public struct TranscriptionOptions: Sendable, Hashable {
     /// ``fittedWindowMarginFrames``, when the audio is shorter than a window
     /// (whisper.cpp's `audio_ctx`): a 5 s buffer then costs the encoder a
     /// fifth of a window. Whisper was trained on whole windows, so it is a
-    /// little less accurate; the streaming path's volatile passes use it,
-    /// never the passes whose text becomes final. Internal on purpose.
+    /// little less accurate with the 5.12 s margin the volatile passes use;
+    /// live commits use it with 15 s (`StreamingOptions.fitsCommitWindowToAudio`).
+    /// Internal on purpose.
     var fitsEncoderWindowToAudio = false
     /// Segments the first window's text starts with: whole segments an
     /// earlier pass decoded over the start of the same audio, with the same
@@ -101,21 +102,22 @@ public struct TranscriptionOptions: Sendable, Hashable {
     /// by beam search and sampling. The streaming pipeline's volatile
     /// passes; internal on purpose.
     var expectedSegments: [Segment] = []
-    /// Log-mel frames encoded past the audio in a fitted window (5.12 s).
+    /// Log-mel frames encoded past the audio in a fitted window: 5.12 s
+    /// unless set (the live commits take 15 s, `StreamingOptions.commitWindowMarginFrames`).
     /// With too little silence after the last word Whisper does not know the
     /// window ended and repeats itself: with 2.56 s (whisper.cpp users'
     /// `+128` positions) the first second of a LibriSpeech clip came back as
     /// "Mr. Quill., Mr. Quill- Mr. Quill-…" from whisper-tiny.en, to the token
     /// limit; with 5.12 s no prefix of 40 cut from the corpus looped
-    /// (Benchmarks/RESULTS.md).
-    static let fittedWindowMarginFrames = 512
+    /// (Benchmarks/RESULTS.md). Internal on purpose.
+    var fittedWindowMarginFrames = 512
 
     /// The encoder's window for `contentFrames` of audio: 30 s, or fitted
     /// (rounded up to whole seconds, so nearby lengths share a shape).
     func encoderWindowFrames(contentFrames: Int) -> Int {
         let whole = LogMelSpectrogram.windowFrameCount
         guard fitsEncoderWindowToAudio else { return whole }
-        let fitted = (contentFrames + Self.fittedWindowMarginFrames + 99) / 100 * 100
+        let fitted = (contentFrames + fittedWindowMarginFrames + 99) / 100 * 100
         return min(whole, fitted)
     }
 

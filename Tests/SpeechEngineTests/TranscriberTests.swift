@@ -33,7 +33,7 @@ struct TranscriberTests {
         #expect(views(.zeros) == [[3, 4, 0, 0, 13, 14, 0, 0]])
     }
 
-    @Test("A fitted encoder window holds the audio and 5.12 s more, in whole seconds, at most 30 s")
+    @Test("A fitted encoder window holds the audio and its margin (5.12 s unless set), in whole seconds, at most 30 s")
     func fittedEncoderWindow() {
         var options = TranscriptionOptions()
         #expect(options.encoderWindowFrames(contentFrames: 500) == 3_000, "whole windows unless asked")
@@ -44,7 +44,13 @@ struct TranscriberTests {
         #expect(options.encoderWindowFrames(contentFrames: 9_000) == 3_000)
         for content in stride(from: 0, through: 3_000, by: 7) {
             let frames = options.encoderWindowFrames(contentFrames: content)
-            #expect(frames % 2 == 0 && frames >= min(3_000, content + TranscriptionOptions.fittedWindowMarginFrames))
+            #expect(frames % 2 == 0 && frames >= min(3_000, content + options.fittedWindowMarginFrames))
+        }
+        options.fittedWindowMarginFrames = 1_500
+        #expect(options.encoderWindowFrames(contentFrames: 500) == 2_000)   // 5 s + 15 s
+        #expect(options.encoderWindowFrames(contentFrames: 1_501) == 3_000)
+        for content in stride(from: 0, through: 3_000, by: 7) {
+            #expect(options.encoderWindowFrames(contentFrames: content) >= min(3_000, content + 1_500))
         }
     }
 

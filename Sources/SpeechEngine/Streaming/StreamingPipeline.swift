@@ -10,8 +10,9 @@ import Foundation
 /// the accurate model at an endpoint (silence after speech, end of input);
 /// a buffer that grows past `bufferLimitSeconds` commits all but its last
 /// segment and keeps that segment's audio, so no word is cut at a seam.
-/// A commit encodes one whole 30 s window, so work per commit does not grow
-/// with utterance length, and the buffer never exceeds one window; a
+/// A commit encodes the buffer plus 15 s of silence, at most one 30 s
+/// window (`StreamingOptions.fitsCommitWindowToAudio`), and the buffer never
+/// exceeds one window; a
 /// volatile pass encodes only the buffer after the words already final plus
 /// 5.12 s (a fitted window, see `StreamingOptions.fitsVolatileWindowToAudio`),
 /// since its text is replaced, and runs only when speech was heard since the

@@ -18,19 +18,35 @@ public struct StreamingOptions: Sendable, Hashable {
     /// on pieces cut at endpoints (Benchmarks/RESULTS.md). Volatile passes
     /// always decode once, with silence.
     public var commitPadding: TranscriptionOptions.ShortWindowPadding = .silence
+    /// Live commits (and the passes at a pause) encode the pending audio
+    /// plus 15 s of silence (`commitWindowMarginFrames`), not a whole 30 s
+    /// window: each utterance was decoded in a window of its own, mostly
+    /// padding, and that encoder was most of what finals cost. With 15 s
+    /// after the last word Whisper's finals are as accurate as with the
+    /// whole window (English corpus, `speech eval --stream --commit-window`;
+    /// 5.12 s, the volatile passes' margin, cost half a point of WER):
+    /// Benchmarks/RESULTS.md. A buffer over 15 s gets the whole window.
+    public var fitsCommitWindowToAudio = true
+    /// Log-mel frames (10 ms each) a fitted commit window holds past the audio.
+    static let commitWindowMarginFrames = 1_500
     /// The decoding options of a live commit (and of the pass at a pause):
-    /// `transcription` with `commitPadding`.
+    /// `transcription` with `commitPadding`, over a fitted window unless
+    /// `fitsCommitWindowToAudio` is off.
     public var commitTranscription: TranscriptionOptions {
         var commit = transcription
         commit.shortWindowPadding = commitPadding
+        if fitsCommitWindowToAudio {
+            commit.fitsEncoderWindowToAudio = true
+            commit.fittedWindowMarginFrames = Self.commitWindowMarginFrames
+        }
         return commit
     }
     /// Volatile passes encode only the buffered audio not final yet (after
     /// words confirmed at a pause, with their text as prompt) plus 5.12 s of
     /// silence, not a whole 30 s window (whisper.cpp's `audio_ctx`): several
     /// times less compute for a few seconds of speech, at a small cost in
-    /// volatile accuracy (Benchmarks/RESULTS.md). Final results always
-    /// come from whole windows.
+    /// volatile accuracy (Benchmarks/RESULTS.md). Final results come from
+    /// windows with more room after the audio (`fitsCommitWindowToAudio`).
     public var fitsVolatileWindowToAudio = true
     /// Each volatile pass over the same buffer as the last one expects its
     /// text: greedy decoding checks those tokens in one decoder pass and

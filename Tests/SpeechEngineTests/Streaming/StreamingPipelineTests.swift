@@ -184,14 +184,15 @@ struct StreamingPipelineTests {
         Self.expectInvariants(events)
     }
 
-    /// Volatile passes encode a fitted window (cheap, replaced within a
-    /// second); the passes whose text becomes final always encode 30 s.
+    /// Volatile passes and live finals encode fitted windows as their
+    /// options say; a recording is decoded as a file, in whole windows.
     @Test(arguments: [true, false])
-    func onlyVolatilePassesFitTheEncoderWindow(fitted: Bool) throws {
-        final class Calls: @unchecked Sendable { var volatile: [Bool] = [], accurate: [Bool] = [] }
+    func liveWindowsAreFittedAsAskedRecordingsNever(fitted: Bool) throws {
+        final class Calls: @unchecked Sendable { var volatile: [Bool] = [], accurate: [Bool] = [], recording: [Bool] = [] }
         let calls = Calls()
         var options = StreamingOptions()
         options.fitsVolatileWindowToAudio = fitted
+        options.fitsCommitWindowToAudio = !fitted
         var pipeline = StreamingPipeline(
             accurate: { samples, transcription, interruption, onWindow in
                 calls.accurate.append(transcription.fitsEncoderWindowToAudio)
@@ -199,6 +200,10 @@ struct StreamingPipelineTests {
             },
             fast: { samples, transcription, interruption, onWindow in
                 calls.volatile.append(transcription.fitsEncoderWindowToAudio)
+                return Self.decode(samples, transcription, interruption, onWindow)
+            },
+            recording: { samples, transcription, interruption, onWindow in
+                calls.recording.append(transcription.fitsEncoderWindowToAudio)
                 return Self.decode(samples, transcription, interruption, onWindow)
             },
             options: options) { _ in }
@@ -212,7 +217,8 @@ struct StreamingPipelineTests {
         #expect(calls.volatile.count >= 4)
         #expect(calls.volatile.allSatisfy { $0 == fitted })
         #expect(!calls.accurate.isEmpty)
-        #expect(!calls.accurate.contains(true))
+        #expect(calls.accurate.allSatisfy { $0 == !fitted })
+        #expect(calls.recording == [false])
     }
 
     /// Counts the passes of each model on a pipeline fed `live` block by block, then finished.
@@ -225,6 +231,8 @@ struct StreamingPipelineTests {
         var fastPrompts: [String?] = [], fastAtEvent: [Int] = []
         /// Each fast pass's expected segments and result; whether any accurate pass had expected segments.
         var fastExpected: [[Segment]] = [], fastDecoded: [Transcript] = [], accurateExpected = false
+        /// The log-mel frames each accurate and fast pass's encoder window holds.
+        var accurateWindows: [Int] = [], fastWindows: [Int] = []
     }
 
     private static func passes(over live: [Float], options: StreamingOptions,
@@ -238,6 +246,7 @@ struct StreamingPipelineTests {
                 log.prompts.append(transcription.initialPrompt)
                 log.accurateSamples.append(samples.count)
                 if !transcription.expectedSegments.isEmpty { log.accurateExpected = true }
+                log.accurateWindows.append(transcription.encoderWindowFrames(contentFrames: samples.count / 160))
                 let transcript = Self.decode(samples, transcription, interruption, onWindow)
                 log.decoded.append(transcript)
                 return transcript
@@ -247,6 +256,7 @@ struct StreamingPipelineTests {
                 log.fastPrompts.append(transcription.initialPrompt)
                 log.fastAtEvent.append(log.events.count)
                 log.fastExpected.append(transcription.expectedSegments)
+                log.fastWindows.append(transcription.encoderWindowFrames(contentFrames: samples.count / 160))
                 let transcript = Self.decode(samples, transcription, interruption, onWindow)
                 log.fastDecoded.append(transcript)
                 return transcript
@@ -450,6 +460,28 @@ struct StreamingPipelineTests {
         #expect(fresh >= 2, "the first pass, and the first after the first final")
         #expect(expecting >= 10)
         #expect(!log.accurateExpected)
+    }
+
+    /// Finals (and the passes at a pause) encode the pending audio plus 15 s,
+    /// volatile passes plus 5.12 s, each in whole seconds; with fitted commit
+    /// windows off, every accurate pass encodes a whole 30 s window.
+    @Test(arguments: [true, false])
+    func passesEncodeWindowsFittedToTheirAudio(fitsCommits: Bool) throws {
+        let live = Self.silence(seconds: 0.5) + Self.voiced(seconds: 5) + Self.silence(seconds: 1.2)
+            + Self.voiced(seconds: 3) + Self.silence(seconds: 2.5)
+        var options = StreamingOptions()
+        options.fitsCommitWindowToAudio = fitsCommits
+        let log = try Self.passes(over: live, options: options)
+        try #require(log.accurate >= 2 && log.fast.count >= 5)
+        for (samples, window) in zip(log.accurateSamples, log.accurateWindows) {
+            let audioFrames = samples / 160
+            #expect(window == (fitsCommits ? min(3_000, (audioFrames + 1_500 + 99) / 100 * 100) : 3_000),
+                    "\(audioFrames) frames of audio in a window of \(window)")
+        }
+        if fitsCommits { #expect(log.accurateWindows.allSatisfy { $0 < 3_000 }, "short utterances, short windows") }
+        for (samples, window) in zip(log.fast, log.fastWindows) {
+            #expect(window == (samples / 160 + 512 + 99) / 100 * 100)
+        }
     }
 
     private func firstFinalIndex(_ events: [StreamingEvent]) -> Int {

@@ -130,4 +130,53 @@ struct StreamingPipelineModelTests {
         #expect(abs(decoderPasses(expecting.workload.fastStages) + speculated - plainPasses) <= 2 * differing.count)
         #expect(speculated * 3 > plainPasses, "\(speculated) of \(plainPasses) decoder passes speculated")
     }
+
+    /// Finals over fitted windows (the pending audio plus 15 s) are as
+    /// accurate as over whole 30 s windows: the committed text of short read
+    /// and spoken clips against their references, streamed both ways, and
+    /// every final of a clip under 15 s encodes less than a whole window.
+    @Test func finalsOverFittedWindowsKeepTheirAccuracy() throws {
+        let entries = try CorpusManifest.entries(set: "cmu-arctic") + CorpusManifest.entries(set: "librispeech-dev-clean")
+            + CorpusManifest.entries(set: "jfk")
+        try #require(entries.count >= 12)
+        let transcriber = try Models.transcriber(.whisperBase)
+        let decode = StreamingPipeline.decoder({ transcriber }, cancellation: nil)
+        let scorer = TranscriptScorer()
+        func stream(_ samples: [Float], fitted: Bool) throws -> (text: String, windows: [Int]) {
+            var options = StreamingOptions()
+            options.transcription.language = "en"
+            options.reportsVolatileResults = false
+            options.fitsCommitWindowToAudio = fitted
+            final class Log: @unchecked Sendable { var finals: [String] = [], windows: [Int] = [] }
+            let log = Log()
+            var pipeline = StreamingPipeline(
+                accurate: { samples, transcription, interruption, onWindow in
+                    log.windows.append(transcription.encoderWindowFrames(contentFrames: samples.count / 160))
+                    return try decode(samples, transcription, interruption, onWindow)
+                },
+                fast: decode, options: options) { if case .final(let h) = $0 { log.finals.append(h.text) } }
+            for start in stride(from: 0, to: samples.count, by: StreamingPipeline.blockSampleCount) {
+                try pipeline.consume(Array(samples[start..<min(samples.count, start + StreamingPipeline.blockSampleCount)]))
+            }
+            try pipeline.finish()
+            return (log.finals.joined(separator: " "), log.windows)
+        }
+        var errors = (fitted: 0, whole: 0), words = 0
+        for entry in entries {
+            let samples = try AudioDecoder.decode(contentsOf: entry.audioURL)
+            let fitted = try stream(samples, fitted: true), whole = try stream(samples, fitted: false)
+            func errorCount(_ text: String) -> Int {
+                scorer.score(reference: entry.referenceText, hypothesis: text, languageTag: "en").counts.errorCount
+            }
+            errors.fitted += errorCount(fitted.text)
+            errors.whole += errorCount(whole.text)
+            words += entry.referenceText.split(separator: " ").count
+            #expect(whole.windows.allSatisfy { $0 == 3_000 })
+            if samples.count < 15 * 16_000 {
+                #expect(!fitted.windows.isEmpty && fitted.windows.allSatisfy { $0 < 3_000 }, "\(entry.id): \(fitted.windows)")
+            }
+        }
+        // When written: 15 errors either way in 320 words (fitted: one clip worse by 2, one better by 2).
+        #expect(errors.fitted <= errors.whole + 3, "fitted \(errors.fitted), whole \(errors.whole) errors in \(words) words")
+    }
 }
