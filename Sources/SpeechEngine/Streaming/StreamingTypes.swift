@@ -18,24 +18,26 @@ public struct StreamingOptions: Sendable, Hashable {
     /// on pieces cut at endpoints (Benchmarks/RESULTS.md). Volatile passes
     /// always decode once, with silence.
     public var commitPadding: TranscriptionOptions.ShortWindowPadding = .silence
-    /// Live commits (and the passes at a pause) encode the pending audio
-    /// plus 15 s of silence (`commitWindowMarginFrames`), not a whole 30 s
-    /// window: each utterance was decoded in a window of its own, mostly
-    /// padding, and that encoder was most of what finals cost. With 15 s
-    /// after the last word Whisper's finals are as accurate as with the
-    /// whole window (English corpus, `speech eval --stream --commit-window`;
-    /// 5.12 s, the volatile passes' margin, cost half a point of WER):
-    /// Benchmarks/RESULTS.md. A buffer over 15 s gets the whole window.
+    /// Live commits (and the passes at a pause) in English encode the
+    /// pending audio plus 15 s of silence (`commitWindowMarginFrames`), not a
+    /// whole 30 s window: each utterance was decoded in a window of its own,
+    /// mostly padding, and that encoder was most of what finals cost. With
+    /// 15 s after the last word the finals are as accurate as with the whole
+    /// window on the English corpus (`speech eval --stream --commit-window`,
+    /// Benchmarks/RESULTS.md). Other languages, and a language left to
+    /// detection, keep whole windows: on the corpus's eight clips in other
+    /// languages two came out a little worse, and that is too little audio
+    /// to say more. A buffer over 15 s gets the whole window anyway.
     public var fitsCommitWindowToAudio = true
     /// Log-mel frames (10 ms each) a fitted commit window holds past the audio.
     static let commitWindowMarginFrames = 1_500
     /// The decoding options of a live commit (and of the pass at a pause):
-    /// `transcription` with `commitPadding`, over a fitted window unless
-    /// `fitsCommitWindowToAudio` is off.
+    /// `transcription` with `commitPadding`, over a fitted window in
+    /// English unless `fitsCommitWindowToAudio` is off.
     public var commitTranscription: TranscriptionOptions {
         var commit = transcription
         commit.shortWindowPadding = commitPadding
-        if fitsCommitWindowToAudio {
+        if fitsCommitWindowToAudio, transcription.language?.lowercased() == "en" {
             commit.fitsEncoderWindowToAudio = true
             commit.fittedWindowMarginFrames = Self.commitWindowMarginFrames
         }

@@ -191,6 +191,7 @@ struct StreamingPipelineTests {
         final class Calls: @unchecked Sendable { var volatile: [Bool] = [], accurate: [Bool] = [], recording: [Bool] = [] }
         let calls = Calls()
         var options = StreamingOptions()
+        options.transcription.language = "en"
         options.fitsVolatileWindowToAudio = fitted
         options.fitsCommitWindowToAudio = !fitted
         var pipeline = StreamingPipeline(
@@ -462,15 +463,18 @@ struct StreamingPipelineTests {
         #expect(!log.accurateExpected)
     }
 
-    /// Finals (and the passes at a pause) encode the pending audio plus 15 s,
-    /// volatile passes plus 5.12 s, each in whole seconds; with fitted commit
-    /// windows off, every accurate pass encodes a whole 30 s window.
-    @Test(arguments: [true, false])
-    func passesEncodeWindowsFittedToTheirAudio(fitsCommits: Bool) throws {
+    /// Finals (and the passes at a pause) in English encode the pending audio
+    /// plus 15 s, volatile passes plus 5.12 s, each in whole seconds; with
+    /// fitted commit windows off, or in another language or one left to
+    /// detection, every accurate pass encodes a whole 30 s window.
+    @Test(arguments: [("en", true), ("en", false), ("sv", true), (nil, true)] as [(String?, Bool)])
+    func passesEncodeWindowsFittedToTheirAudio(language: String?, fitsCommits option: Bool) throws {
+        let fitsCommits = option && language == "en"
         let live = Self.silence(seconds: 0.5) + Self.voiced(seconds: 5) + Self.silence(seconds: 1.2)
             + Self.voiced(seconds: 3) + Self.silence(seconds: 2.5)
         var options = StreamingOptions()
-        options.fitsCommitWindowToAudio = fitsCommits
+        options.transcription.language = language
+        options.fitsCommitWindowToAudio = option
         let log = try Self.passes(over: live, options: options)
         try #require(log.accurate >= 2 && log.fast.count >= 5)
         for (samples, window) in zip(log.accurateSamples, log.accurateWindows) {

@@ -43,10 +43,11 @@ import Testing
     @Test func streamingOptionsAreDocumented() {
         let eval = EvalCommand.help.text
         #expect(eval.contains("--stream "))
-        #expect(eval.contains("[--score <hyp.tsv> | --stream]"))
+        #expect(eval.contains("[--score <hyp.tsv> | --stream [--commit-window fitted|whole]]"))
+        #expect(eval.contains("--commit-window <window>"))
         #expect(eval.contains("speech eval ../shared/corpus/manifest.tsv --stream"))
         let bench = BenchCommand.help.text
-        for option in ["--rss-every <seconds>", "--[no-]batch", "RSS timeline"] {
+        for option in ["--rss-every <seconds>", "--[no-]batch", "RSS timeline", "--commit-window <window>"] {
             #expect(bench.contains(option), "\(option)")
         }
     }
