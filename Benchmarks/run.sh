@@ -52,6 +52,16 @@ $speech eval $corpus/manifest.tsv --stream --hypotheses $out/stream.tsv > $out/s
 $speech eval $corpus/manifest.tsv --stream --padding both --hypotheses $out/stream-both.tsv > $out/stream-both-vs-batch.txt
 $speech eval $corpus/manifest.tsv --stream --padding silence --hypotheses $out/stream-silence.tsv \
     > $out/stream-vs-batch-silence.txt
+# Finals over fitted windows (the default in English) against whole 30 s windows: WER, then compute and
+# latency, alternating (RESULTS, "Live finals over fitted windows").
+$speech eval $corpus/manifest.tsv --stream --commit-window whole --hypotheses $out/stream-whole-finals.tsv \
+    > $out/stream-whole-finals-vs-batch.txt
+for pair in 1 2; do
+    for window in fitted whole; do
+        OPENBLAS_NUM_THREADS=1 $speech bench --stream $out/long-en.wav --realtime --commit-window $window \
+            --format json > $out/stream-commit-window-$window-$pair.json
+    done
+done
 
 # An hour of English (every English clip + 1 s of silence, repeated) streamed
 # as fast as possible, RSS every 5 minutes of audio.
