@@ -24,7 +24,7 @@ struct BenchCommand: SpeechCommand {
             .flag("fast", help: "With --stream: feed as fast as possible (the default; measures throughput)."),
             .value("rss-every", "seconds", help: "With --stream: measure RSS every this many seconds of audio\n(default: 300)."),
             .value("volatile-window", "window", help: "With --stream: what volatile passes encode: fitted (the buffered audio\nplus 5.12 s, the default) or whole (a 30 s window each time)."),
-            .value("commit-window", "window", help: "With --stream: what finals and passes at a pause encode: fitted (the\npending audio plus 15 s, the default) or whole (a 30 s window each time)."),
+            DecodingArguments.commitWindowOption,
             .flag("final-at-pause", help: "With --stream: decode the final when the speaker pauses, ready if the\nutterance ends there (default: on).", onByDefault: true),
             .flag("pause-drafts", help: "With --stream: when the speaker goes on after a pause, confirm the pause's\nclosed segments, drop their audio and start the next pass from the rest (default: on).", onByDefault: true),
             .flag("expected-text", help: "With --stream: each volatile pass checks the last one's text in one decoder\npass and decodes step by step only where it differs (default: on).", onByDefault: true),
@@ -82,8 +82,6 @@ struct BenchCommand: SpeechCommand {
     var comparesWithBatch: Bool
     /// `--volatile-window whole` turns off fitted volatile windows.
     var fitsVolatileWindowToAudio: Bool
-    /// `--commit-window whole` turns off fitted commit windows.
-    var fitsCommitWindowToAudio: Bool
     /// `--no-final-at-pause` decodes finals only at endpoints and the end of input.
     var decodesFinalAtPause: Bool
     /// `--no-pause-drafts` drops the pass at a pause when the speaker goes on.
@@ -117,7 +115,6 @@ struct BenchCommand: SpeechCommand {
         residentSampleIntervalSeconds = try arguments.integer("rss-every", in: 1...86_400) ?? 300
         comparesWithBatch = arguments.flag("batch", default: true)
         fitsVolatileWindowToAudio = try arguments.choice("volatile-window", from: ["fitted", "whole"]) != "whole"
-        fitsCommitWindowToAudio = try arguments.choice("commit-window", from: ["fitted", "whole"]) != "whole"
         decodesFinalAtPause = arguments.flag("final-at-pause", default: true)
         keepsPausePass = arguments.flag("pause-drafts", default: true)
         expectsLastVolatileText = arguments.flag("expected-text", default: true)
@@ -207,7 +204,6 @@ struct BenchCommand: SpeechCommand {
         var options = decoding.streamingOptions()
         if options.transcription.language == nil { options.transcription.language = "en" }
         options.fitsVolatileWindowToAudio = fitsVolatileWindowToAudio
-        options.fitsCommitWindowToAudio = fitsCommitWindowToAudio
         options.decodesFinalAtPause = decodesFinalAtPause
         options.keepsPausePassWhenSpeechResumes = keepsPausePass
         options.volatilePassesExpectTheLastText = expectsLastVolatileText

@@ -11,6 +11,10 @@ struct DecodingArguments: Sendable, Hashable {
         "padding", "silence|zeros|both",
         help: "How a window under 30 s is padded: silence (Whisper), zeros (faster-whisper),\nor both for a clip under 30 s, keeping the more confident result\n(default: both; streaming: silence).")
 
+    static let commitWindowOption = OptionSpec.value(
+        "commit-window", "window",
+        help: "With --stream: what finals and passes at a pause encode: fitted (the\npending audio plus 15 s, the default, in English) or whole (a 30 s window\neach time).")
+
     static let batchSizeOption = OptionSpec.value(
         "batch-size", "N",
         help: "Batched decoding: split the audio at pauses into chunks of at most 30 s\nand decode N chunks at once, unprompted (a chunk whose text is too short\nfor its length is decoded again with the text before it) (default: off,\nwindow by window).")
@@ -23,6 +27,9 @@ struct DecodingArguments: Sendable, Hashable {
     var padding: TranscriptionOptions.ShortWindowPadding?
     /// Chunks decoded at once (`--batch-size`), nil for window-by-window decoding.
     var batchSize: Int?
+    /// `--commit-window whole` streams with whole-window finals
+    /// (`StreamingOptions.fitsCommitWindowToAudio`); commands without `--stream` never see it set.
+    var fitsCommitWindowToAudio: Bool
 
     /// Reads and checks the options.
     /// - Throws: ``UsageError`` for a malformed or unknown language, or an
@@ -34,6 +41,7 @@ struct DecodingArguments: Sendable, Hashable {
         language = try Self.language(arguments.value("language"))
         padding = try arguments.choice("padding", from: TranscriptionOptions.ShortWindowPadding.allCases.map(\.rawValue))
             .flatMap(TranscriptionOptions.ShortWindowPadding.init(rawValue:))
+        fitsCommitWindowToAudio = try arguments.choice("commit-window", from: ["fitted", "whole"]) != "whole"
     }
 
     /// "auto" and nil mean detect; "en-US" means "en".
@@ -57,12 +65,13 @@ struct DecodingArguments: Sendable, Hashable {
         return options
     }
 
-    /// Streaming options with these settings; `--padding` sets the commit pass's.
+    /// Streaming options with these settings; `--padding` and `--commit-window` set the commit pass's.
     func streamingOptions(language override: String? = nil) -> StreamingOptions {
         var options = StreamingOptions(transcription: options(language: override))
         // The live path decodes its own windows; batching is for files.
         options.transcription.batchSize = nil
         if let padding { options.commitPadding = padding }
+        options.fitsCommitWindowToAudio = fitsCommitWindowToAudio
         return options
     }
 }

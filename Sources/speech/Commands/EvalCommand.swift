@@ -19,7 +19,7 @@ struct EvalCommand: SpeechCommand {
             .value("hypotheses", "out.tsv", help: "Write id<TAB>hypothesis lines to this file."),
             .value("score", "hyp.tsv", help: "Score this id<TAB>hypothesis file instead of transcribing."),
             .flag("stream", help: "Stream each clip through the streaming recognizer (100 ms chunks, as\nfast as it takes them) and show its WER beside batch WER."),
-            .value("commit-window", "window", help: "With --stream: what the stream's finals encode: fitted (the pending\naudio plus 15 s, the default) or whole (a 30 s window each time)."),
+            DecodingArguments.commitWindowOption,
             .value("face", "batch|legacy|modern|legacy-over-modern|modern-over-legacy", help: "Transcribe through the engine's batch path (default), the legacy face\n(SFSpeechURLRecognitionRequest), the modern face (SpeechAnalyzer over\nan AVAudioFile), as an app would, or either face's code on the other's\npipeline (the migration adapters)."),
             ModelChoice.option,
             ModelChoice.computeTypeOption(streams: true),
@@ -62,8 +62,6 @@ struct EvalCommand: SpeechCommand {
     var json: Bool
     var showsDiffs: Bool
     var stream: Bool
-    /// `--commit-window whole` streams with whole-window finals.
-    var fitsCommitWindowToAudio: Bool
     /// The Apple face to transcribe through; nil for the batch path.
     var face: FaceTranscription?
     var shard: Shard?
@@ -84,7 +82,6 @@ struct EvalCommand: SpeechCommand {
         json = try arguments.choice("format", from: ["text", "json"]) == "json"
         showsDiffs = arguments.flag("diffs")
         stream = arguments.flag("stream")
-        fitsCommitWindowToAudio = try arguments.choice("commit-window", from: ["fitted", "whole"]) != "whole"
         if !stream, arguments.value("commit-window") != nil {
             throw UsageError("--commit-window goes with --stream.")
         }
@@ -150,8 +147,7 @@ struct EvalCommand: SpeechCommand {
         console.log(String(format: "Loaded %@ (%@, streams %@)%@ in %.2f s; streaming %d clips.", model.description,
                            computeType.rawValue, liveComputeType.rawValue,
                            fast == nil ? "" : " and whisper-tiny.en (int8)", loadSeconds, entries.count))
-        let evaluation = StreamingEvaluation(accurate: accurate, live: live, fastEnglish: fast, decoding: decoding,
-                                             fitsCommitWindowToAudio: fitsCommitWindowToAudio)
+        let evaluation = StreamingEvaluation(accurate: accurate, live: live, fastEnglish: fast, decoding: decoding)
         let output = try hypothesesPath.map { try HypothesisWriter(path: $0) }
         var results: [StreamingEvaluation.ClipResult] = []
         for (index, entry) in entries.enumerated() {

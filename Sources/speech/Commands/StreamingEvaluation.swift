@@ -14,8 +14,6 @@ struct StreamingEvaluation {
     /// languages use `accurate` for those passes too.
     var fastEnglish: Transcriber?
     var decoding: DecodingArguments
-    /// Whether finals encode fitted windows (`StreamingOptions.fitsCommitWindowToAudio`).
-    var fitsCommitWindowToAudio = true
 
     /// One clip scored both ways.
     struct ClipResult: Sendable {
@@ -28,10 +26,8 @@ struct StreamingEvaluation {
     func evaluate(_ entry: ManifestEntry) async throws -> ClipResult {
         let samples = try AudioDecoder.decode(contentsOf: entry.audioURL)
         let options = decoding.options(language: entry.language)
-        var streaming = decoding.streamingOptions(language: entry.language)
-        streaming.fitsCommitWindowToAudio = fitsCommitWindowToAudio
         let recognizer = StreamingRecognizer(accurate: live, fast: entry.language == "en" ? fastEnglish : nil,
-                                             options: streaming)
+                                             options: decoding.streamingOptions(language: entry.language))
         let outcome = try await StreamFeeder(pacing: .fast).run(samples, through: recognizer)
         let clock = ContinuousClock()
         let batchStart = clock.now

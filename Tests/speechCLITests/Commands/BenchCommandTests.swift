@@ -23,8 +23,11 @@ import Testing
         #expect(try !self.command(["a.wav", "--stream", "--no-pause-drafts"]).keepsPausePass)
         #expect(try self.command(["a.wav", "--stream"]).expectsLastVolatileText)
         #expect(try !self.command(["a.wav", "--stream", "--no-expected-text"]).expectsLastVolatileText)
-        #expect(command.fitsCommitWindowToAudio)
-        #expect(try !self.command(["a.wav", "--stream", "--commit-window", "whole"]).fitsCommitWindowToAudio)
+        #expect(command.decoding.fitsCommitWindowToAudio)
+        #expect(command.decoding.streamingOptions().fitsCommitWindowToAudio)
+        let whole = try self.command(["a.wav", "--stream", "--commit-window", "whole"])
+        #expect(!whole.decoding.fitsCommitWindowToAudio)
+        #expect(!whole.decoding.streamingOptions().fitsCommitWindowToAudio)
     }
 
     /// A stream runs once unless asked (in realtime it takes the audio's
