@@ -11,7 +11,7 @@ struct EvalCommand: SpeechCommand {
     static let help = CommandHelp(
         commandName: "eval",
         overview: "Measure word error rate on a manifest of clips with reference transcripts.",
-        usage: "eval <manifest> [--set <name>]... [--hypotheses <out.tsv>] [--score <hyp.tsv> | --stream [--commit-window fitted|whole]] [--model <name>] [--compute-type <type>] [--beam <N>] [--batch-size <N>] [--padding silence|zeros|both] [--shard <I/N>] [--format text|json]",
+        usage: "eval <manifest> [--set <name>]... [--hypotheses <out.tsv>] [--score <hyp.tsv> | --stream [--commit-window fitted|whole] [--mid-speech-finals]] [--model <name>] [--compute-type <type>] [--beam <N>] [--batch-size <N>] [--padding silence|zeros|both] [--shard <I/N>] [--format text|json]",
         arguments: [("<manifest>", "A manifest.tsv (id, set, language, duration_s, path, reference_text;\npaths relative to the manifest).")],
         commandOptions: [
             .repeated("set", "name", help: "Evaluate only this set."),
@@ -20,6 +20,7 @@ struct EvalCommand: SpeechCommand {
             .value("score", "hyp.tsv", help: "Score this id<TAB>hypothesis file instead of transcribing."),
             .flag("stream", help: "Stream each clip through the streaming recognizer (100 ms chunks, as\nfast as it takes them) and show its WER beside batch WER."),
             DecodingArguments.commitWindowOption,
+            DecodingArguments.midSpeechFinalsOption,
             .value("face", "batch|legacy|modern|legacy-over-modern|modern-over-legacy", help: "Transcribe through the engine's batch path (default), the legacy face\n(SFSpeechURLRecognitionRequest), the modern face (SpeechAnalyzer over\nan AVAudioFile), as an app would, or either face's code on the other's\npipeline (the migration adapters)."),
             ModelChoice.option,
             ModelChoice.computeTypeOption(streams: true),
@@ -82,8 +83,8 @@ struct EvalCommand: SpeechCommand {
         json = try arguments.choice("format", from: ["text", "json"]) == "json"
         showsDiffs = arguments.flag("diffs")
         stream = arguments.flag("stream")
-        if !stream, arguments.value("commit-window") != nil {
-            throw UsageError("--commit-window goes with --stream.")
+        if !stream, DecodingArguments.streamingOptionGiven(arguments) {
+            throw UsageError("--commit-window and --mid-speech-finals go with --stream.")
         }
         face = try arguments.choice("face", from: ["batch"] + FaceTranscription.allCases.map(\.rawValue))
             .flatMap(FaceTranscription.init(rawValue:))
