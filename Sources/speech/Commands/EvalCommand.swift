@@ -11,7 +11,7 @@ struct EvalCommand: SpeechCommand {
     static let help = CommandHelp(
         commandName: "eval",
         overview: "Measure word error rate on a manifest of clips with reference transcripts.",
-        usage: "eval <manifest> [--set <name>]... [--hypotheses <out.tsv>] [--score <hyp.tsv> | --stream [--commit-window fitted|whole] [--mid-speech-finals]] [--model <name>] [--compute-type <type>] [--beam <N>] [--batch-size <N>] [--padding silence|zeros|both] [--shard <I/N>] [--format text|json]",
+        usage: "eval <manifest> [--set <name>]... [--hypotheses <out.tsv>] [--score <hyp.tsv> | --stream [--live-passes] [--commit-window fitted|whole] [--mid-speech-finals]] [--model <name>] [--compute-type <type>] [--beam <N>] [--batch-size <N>] [--padding silence|zeros|both] [--shard <I/N>] [--format text|json]",
         arguments: [("<manifest>", "A manifest.tsv (id, set, language, duration_s, path, reference_text;\npaths relative to the manifest).")],
         commandOptions: [
             .repeated("set", "name", help: "Evaluate only this set."),
@@ -19,6 +19,7 @@ struct EvalCommand: SpeechCommand {
             .value("hypotheses", "out.tsv", help: "Write id<TAB>hypothesis lines to this file."),
             .value("score", "hyp.tsv", help: "Score this id<TAB>hypothesis file instead of transcribing."),
             .flag("stream", help: "Stream each clip through the streaming recognizer (100 ms chunks, as\nfast as it takes them) and show its WER beside batch WER."),
+            .flag("live-passes", help: "With --stream: hand over each chunk once the last is consumed, so the\nvolatile passes and the passes they drive (at pauses, mid-speech) run as in\na live stream that keeps up (slower; default: off, mostly the finals run)."),
             DecodingArguments.commitWindowOption,
             DecodingArguments.midSpeechFinalsOption,
             .value("face", "batch|legacy|modern|legacy-over-modern|modern-over-legacy", help: "Transcribe through the engine's batch path (default), the legacy face\n(SFSpeechURLRecognitionRequest), the modern face (SpeechAnalyzer over\nan AVAudioFile), as an app would, or either face's code on the other's\npipeline (the migration adapters)."),
@@ -47,6 +48,7 @@ struct EvalCommand: SpeechCommand {
           speech eval ../shared/corpus/manifest.tsv --hypotheses ours.tsv
           speech eval ../shared/corpus/manifest.tsv --score faster-whisper.tsv
           speech eval ../shared/corpus/manifest.tsv --stream --hypotheses stream.tsv
+          speech eval ../shared/corpus/manifest.tsv --stream --live-passes --set jfk
           speech eval ../shared/corpus/manifest.tsv --face legacy --hypotheses legacy.tsv
         """)
 
@@ -63,6 +65,8 @@ struct EvalCommand: SpeechCommand {
     var json: Bool
     var showsDiffs: Bool
     var stream: Bool
+    /// `--live-passes`: stream stepped, not as fast as the recognizer takes the audio.
+    var runsLivePasses: Bool
     /// The Apple face to transcribe through; nil for the batch path.
     var face: FaceTranscription?
     var shard: Shard?
@@ -83,8 +87,9 @@ struct EvalCommand: SpeechCommand {
         json = try arguments.choice("format", from: ["text", "json"]) == "json"
         showsDiffs = arguments.flag("diffs")
         stream = arguments.flag("stream")
-        if !stream, DecodingArguments.streamingOptionGiven(arguments) {
-            throw UsageError("--commit-window and --mid-speech-finals go with --stream.")
+        runsLivePasses = arguments.flag("live-passes")
+        if !stream, DecodingArguments.streamingOptionGiven(arguments) || runsLivePasses {
+            throw UsageError("--live-passes, --commit-window and --mid-speech-finals go with --stream.")
         }
         face = try arguments.choice("face", from: ["batch"] + FaceTranscription.allCases.map(\.rawValue))
             .flatMap(FaceTranscription.init(rawValue:))
@@ -148,7 +153,8 @@ struct EvalCommand: SpeechCommand {
         console.log(String(format: "Loaded %@ (%@, streams %@)%@ in %.2f s; streaming %d clips.", model.description,
                            computeType.rawValue, liveComputeType.rawValue,
                            fast == nil ? "" : " and whisper-tiny.en (int8)", loadSeconds, entries.count))
-        let evaluation = StreamingEvaluation(accurate: accurate, live: live, fastEnglish: fast, decoding: decoding)
+        let evaluation = StreamingEvaluation(accurate: accurate, live: live, fastEnglish: fast, decoding: decoding,
+                                             pacing: runsLivePasses ? .stepped : .fast)
         let output = try hypothesesPath.map { try HypothesisWriter(path: $0) }
         var results: [StreamingEvaluation.ClipResult] = []
         for (index, entry) in entries.enumerated() {

@@ -2,8 +2,9 @@ import Foundation
 import SpeechEngine
 import SpeechEvaluation
 
-/// `speech eval --stream`: each clip goes through the streaming recognizer as
-/// fast as it takes 100 ms chunks, and through batch transcription, so the
+/// `speech eval --stream`: each clip goes through the streaming recognizer in
+/// 100 ms chunks (as fast as it takes them, or with `--live-passes` each once
+/// the last is consumed), and through batch transcription, so the
 /// committed stream and the batch transcript are scored on the same clips.
 struct StreamingEvaluation {
     /// The model for batch transcription.
@@ -14,6 +15,8 @@ struct StreamingEvaluation {
     /// languages use `accurate` for those passes too.
     var fastEnglish: Transcriber?
     var decoding: DecodingArguments
+    /// `.stepped` (`--live-passes`) runs every pass a live stream runs; `.fast` only the finals.
+    var pacing: StreamFeeder.Pacing = .fast
 
     /// One clip scored both ways.
     struct ClipResult: Sendable {
@@ -28,7 +31,7 @@ struct StreamingEvaluation {
         let options = decoding.options(language: entry.language)
         let recognizer = StreamingRecognizer(accurate: live, fast: entry.language == "en" ? fastEnglish : nil,
                                              options: decoding.streamingOptions(language: entry.language))
-        let outcome = try await StreamFeeder(pacing: .fast).run(samples, through: recognizer)
+        let outcome = try await StreamFeeder(pacing: pacing).run(samples, through: recognizer)
         let clock = ContinuousClock()
         let batchStart = clock.now
         let batchText = try accurate.transcribe(samples: samples, options: options).text

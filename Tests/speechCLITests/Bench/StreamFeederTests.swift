@@ -45,6 +45,40 @@ import TestSupport
         return StreamingRecognizer(options: StreamingOptions(), accurate: nothing, fast: nothing)
     }
 
+    /// Counts the passes of a recognizer whose passes hear nothing and take `delay` each.
+    final class PassCount: @unchecked Sendable {
+        private let lock = NSLock()
+        private var count = 0
+        var value: Int { lock.lock(); defer { lock.unlock() }; return count }
+        func add() { lock.lock(); count += 1; lock.unlock() }
+    }
+
+    static func passCount(pacing: StreamFeeder.Pacing, delay: Double, samples: [Float]) async throws -> Int {
+        let passes = PassCount()
+        let slow: StreamingPipeline.Decode = { samples, _, _, _ in
+            passes.add()
+            Thread.sleep(forTimeInterval: delay)
+            return Transcript(segments: [], language: "en", languageProbability: 1,
+                              durationSeconds: Double(samples.count) / Transcriber.sampleRate)
+        }
+        let recognizer = StreamingRecognizer(options: StreamingOptions(), accurate: slow, fast: slow)
+        _ = try await StreamFeeder(pacing: pacing).run(samples, through: recognizer)
+        return passes.value
+    }
+
+    /// `eval --stream --live-passes`: stepped pacing runs every pass of a
+    /// stream that keeps up, however slow the passes; fast pacing queues the
+    /// audio and the recognizer, behind, skips the volatile passes.
+    @Test func steppedPacingRunsThePassesOfAStreamThatKeepsUp() async throws {
+        let samples = try AudioDecoder.decode(contentsOf: Self.jfk)
+        let instant = try await Self.passCount(pacing: .stepped, delay: 0, samples: samples)
+        let slow = try await Self.passCount(pacing: .stepped, delay: 0.03, samples: samples)
+        let fast = try await Self.passCount(pacing: .fast, delay: 0.03, samples: samples)
+        #expect(slow == instant, "the same passes whatever they cost")
+        #expect(slow >= 10, "a volatile pass every half second of speech")
+        #expect(fast < slow / 2)
+    }
+
     /// The benchmark decodes the input's last 2 s alone (goal 3's bound): the feeder keeps exactly those.
     @Test(arguments: [80_000, 20_000])
     func theLastTwoSecondsFedAreKept(sampleCount: Int) async throws {

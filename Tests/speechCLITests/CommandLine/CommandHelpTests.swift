@@ -43,7 +43,8 @@ import Testing
     @Test func streamingOptionsAreDocumented() {
         let eval = EvalCommand.help.text
         #expect(eval.contains("--stream "))
-        #expect(eval.contains("[--score <hyp.tsv> | --stream [--commit-window fitted|whole] [--mid-speech-finals]]"))
+        #expect(eval.contains("[--score <hyp.tsv> | --stream [--live-passes] [--commit-window fitted|whole] [--mid-speech-finals]]"))
+        #expect(eval.contains("--live-passes"))
         #expect(eval.contains("--mid-speech-finals"))
         #expect(eval.contains("--commit-window <window>"))
         #expect(eval.contains("speech eval ../shared/corpus/manifest.tsv --stream"))
