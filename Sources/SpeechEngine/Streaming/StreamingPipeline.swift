@@ -98,10 +98,13 @@ struct StreamingPipeline {
     /// Final text carried into the next pass's prompt (Whisper's
     /// conditioning on previous text), so casing and punctuation continue.
     private var committedTail = ""
-    /// The buffer opens with `leadInSeconds` of audio whose words are final
-    /// (cut at a pause): a pass's first word, which the alignment starts at
-    /// the first frame however late it is said, is open unless it ends there.
-    private var opensWithLeadIn = false
+    /// The last word final when the buffer opens with `leadInSeconds` of
+    /// audio whose words are final (cut at a pause or mid-speech), else nil:
+    /// a pass's first word, which the alignment starts at the first frame
+    /// however late it is said, is open unless it ends there, or is this
+    /// word heard again (`droppingRepeat(of:in:at:)`).
+    private var leadInWord: String?
+    private var opensWithLeadIn: Bool { leadInWord != nil }
 
     private var detector = SpeechActivityDetector()
     /// Stream samples the detector did not hear (long gaps, recordings): its
@@ -520,7 +523,7 @@ struct StreamingPipeline {
         -> [Segment] {
         guard segments.allSatisfy({ !$0.words.isEmpty }),
               let lastEnd = segments.last?.words.last?.endSeconds, lastEnd >= settled - 1 else { return [] }
-        func key(_ word: WordTiming) -> String { word.word.lowercased().filter { $0.isLetter || $0.isNumber } }
+        func key(_ word: WordTiming) -> String { comparable(word.word) }
         let other = heard.flatMap(\.words).map(key)
         var count = 0
         for word in segments.lazy.flatMap(\.words) {
@@ -565,7 +568,7 @@ struct StreamingPipeline {
         buffer.removeFirst(cut)
         bufferStart += cut
         samplesCutSinceCommit += cut
-        opensWithLeadIn = true
+        leadInWord = lastClosed.words.last?.word ?? ""
         // Moved to the new buffer start.
         draft = newDraft.map { $0.shifted(by: -seconds(cut)) }
     }
@@ -576,7 +579,27 @@ struct StreamingPipeline {
 
     /// The part of a pass over the buffer that is not final yet.
     private func open(_ segments: [Segment]) -> [Segment] {
-        Self.remainder(of: segments, after: confirmedInBufferSeconds, byWordEnds: opensWithLeadIn)
+        let rest = Self.remainder(of: segments, after: confirmedInBufferSeconds, byWordEnds: opensWithLeadIn)
+        guard let leadInWord else { return rest }
+        return Self.droppingRepeat(of: leadInWord, in: rest, at: confirmedInBufferSeconds)
+    }
+
+    /// A word as two passes are compared: letters and digits, without case.
+    static func comparable(_ word: String) -> String { word.lowercased().filter { $0.isLetter || $0.isNumber } }
+
+    /// `segments` without their first word when it is `word` (letters and
+    /// digits, without case) starting at `boundary`, where `remainder`
+    /// clamps a word that began in the lead-in: the last final word heard
+    /// again, its end aligned past the boundary (a cut mid-speech, where the
+    /// next word follows at once, gave "I will will say").
+    static func droppingRepeat(of word: String, in segments: [Segment], at boundary: Double) -> [Segment] {
+        guard var first = segments.first, let opening = first.words.first, !comparable(word).isEmpty,
+              comparable(opening.word) == comparable(word), opening.startSeconds <= boundary + 0.02 else { return segments }
+        first.words.removeFirst()
+        guard let next = first.words.first else { return Array(segments.dropFirst()) }
+        first.startSeconds = next.startSeconds
+        first.text = first.words.map(\.word).joined()
+        return [first] + segments.dropFirst()
     }
 
     /// The part of `segments` (times from the buffer's start) after `boundary`:
@@ -618,7 +641,7 @@ struct StreamingPipeline {
         reportedVolatileSinceCommit = false
         finalAtPause = nil
         draft = []
-        opensWithLeadIn = false
+        leadInWord = nil
         samplesCutSinceCommit = 0
         advanceWatermark(to: rangeEnd, force: true)
     }
@@ -633,7 +656,7 @@ struct StreamingPipeline {
         bufferHasSpeech = false
         finalAtPause = nil
         draft = []
-        opensWithLeadIn = false
+        leadInWord = nil
         samplesCutSinceCommit = 0
         detectorOrigin += sampleCount
         advanceWatermark(to: seconds(totalSamples), force: true)

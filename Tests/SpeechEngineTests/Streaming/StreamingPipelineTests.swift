@@ -603,6 +603,28 @@ struct StreamingPipelineTests {
         #expect(StreamingPipeline.settledWords(of: untimed, before: 3.5, agreeingWith: same).isEmpty)
     }
 
+    /// After a cut, the last final word heard again at the buffer's start
+    /// (its end aligned past the lead-in) is not open; the same word said
+    /// again later is.
+    @Test func theLastFinalWordHeardAgainInTheLeadInIsDropped() {
+        func segment(_ words: [(String, Double)]) -> Segment {
+            let timed = words.map { WordTiming(word: $0.0, startSeconds: $0.1, endSeconds: $0.1 + 0.3, probability: 1) }
+            return Segment(id: 0, startSeconds: timed[0].startSeconds, endSeconds: timed.last!.endSeconds,
+                           text: timed.map(\.word).joined(), tokens: [1], words: timed,
+                           averageLogProbability: 0, noSpeechProbability: 0, compressionRatio: 1, temperature: 0)
+        }
+        let heardAgain = [segment([(" will", 0.2), (" say", 0.5)]), segment([(" nothing", 1)])]
+        let dropped = StreamingPipeline.droppingRepeat(of: " Will", in: heardAgain, at: 0.2)
+        #expect(dropped.map(\.text) == [" say", " nothing"])
+        #expect(dropped.first?.startSeconds == 0.5)
+        let alone = [segment([(" will", 0.2)]), segment([(" nothing", 1)])]
+        #expect(StreamingPipeline.droppingRepeat(of: "will,", in: alone, at: 0.2).map(\.text) == [" nothing"])
+        let saidAgain = [segment([(" will", 0.6), (" say", 0.9)])]
+        #expect(StreamingPipeline.droppingRepeat(of: " will", in: saidAgain, at: 0.2) == saidAgain)
+        let other = [segment([(" say", 0.2)])]
+        #expect(StreamingPipeline.droppingRepeat(of: " will", in: other, at: 0.2) == other)
+    }
+
     /// While nothing is said, another volatile pass would decode the same
     /// speech plus silence: at most one pass runs after the speech ends.
     @Test func volatilePassesStopWhileNothingIsSaid() throws {
