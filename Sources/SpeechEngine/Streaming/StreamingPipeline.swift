@@ -22,8 +22,6 @@ import Foundation
 /// pauses, the accurate pass runs at once (`decodesFinalAtPause`): if the
 /// utterance ends there, its result is the final, so the final is ready
 /// when the endpoint or the end of input comes instead of decoded after it.
-/// With `confirmsWordsMidSpeech`, it also runs every few seconds while the
-/// speaker goes on, and the settled words both models agree on are final.
 ///
 /// The verbs the faces need beside audio:
 /// - `commit(throughSample:)` finalizes the words before a stream time and
@@ -86,25 +84,15 @@ struct StreamingPipeline {
     /// next word's onset; a piece of a confirmed word heard there, ending in
     /// it, is dropped as already final (`remainder(of:after:byWordEnds:)`).
     var leadInSeconds = 0.2
-    /// With `StreamingOptions.confirmsWordsMidSpeech`: speech pending after
-    /// the words final so far (and stream time since the last such pass)
-    /// before the accurate pass runs while the speaker goes on.
-    var midSpeechPassSeconds = 4.0
-    /// Audio after a word's end before a pass mid-speech confirms it: the
-    /// decoder has heard how the sentence goes on after it.
-    var settledSeconds = 1.5
     /// While no speech is pending, `.committed` advances in steps of this much.
     var silentCommitStepSeconds = 1.0
     /// Final text carried into the next pass's prompt (Whisper's
     /// conditioning on previous text), so casing and punctuation continue.
     private var committedTail = ""
-    /// The last word final when the buffer opens with `leadInSeconds` of
-    /// audio whose words are final (cut at a pause or mid-speech), else nil:
-    /// a pass's first word, which the alignment starts at the first frame
-    /// however late it is said, is open unless it ends there, or is this
-    /// word heard again (`droppingRepeat(of:in:at:)`).
-    private var leadInWord: String?
-    private var opensWithLeadIn: Bool { leadInWord != nil }
+    /// The buffer opens with `leadInSeconds` of audio whose words are final
+    /// (cut at a pause): a pass's first word, which the alignment starts at
+    /// the first frame however late it is said, is open unless it ends there.
+    private var opensWithLeadIn = false
 
     private var detector = SpeechActivityDetector()
     /// Stream samples the detector did not hear (long gaps, recordings): its
@@ -153,8 +141,6 @@ struct StreamingPipeline {
     /// second longer, expects them (`TranscriptionOptions.expectedSegments`)
     /// and decodes step by step only from where it hears otherwise.
     private var lastVolatile: (bufferStart: Int, segments: [Segment])?
-    /// Stream time of the last accurate pass mid-speech.
-    private var samplesAtLastMidSpeechPass = 0
 
     init(accurate: @escaping Decode, fast: @escaping Decode, recording: Decode? = nil, options: StreamingOptions,
          volatileInterruption: Interruption? = nil, cancellation: Interruption? = nil,
@@ -365,12 +351,6 @@ struct StreamingPipeline {
             } else if options.decodesFinalAtPause && mayRunVolatile && finalAtPause == nil
                         && silence >= (isShort ? pauseSecondsBeforeFinalPassOfShortUtterance : pauseSecondsBeforeFinalPass) {
                 try decodeFinalAtPause()
-            } else if options.confirmsWordsMidSpeech && options.reportsVolatileResults && mayRunVolatile
-                        && finalAtPause == nil
-                        && detector.isSpeechActive
-                        && seconds(buffer.count) - confirmedInBufferSeconds >= midSpeechPassSeconds
-                        && seconds(totalSamples - samplesAtLastMidSpeechPass) >= midSpeechPassSeconds {
-                try confirmSettledWords()
             } else if options.reportsVolatileResults && mayRunVolatile
                         && seconds(totalSamples - samplesAtLastVolatile) >= options.volatileIntervalSeconds
                         && heardSpeechSinceLastVolatilePass {
@@ -485,70 +465,7 @@ struct StreamingPipeline {
     /// the final after a stop included — costs the speech since the pause.
     private mutating func confirmClosedSegments(of transcript: Transcript) {
         guard transcript.segments.count > 1, let openSegment = transcript.segments.last else { return }
-        // Forced as the pass decoded it: its tokens and opening timestamp.
-        confirm(open(Array(transcript.segments.dropLast())), keeping: [openSegment], draft: [openSegment])
-    }
-
-    /// The accurate pass while the speaker goes on without a pause: its
-    /// words that end `settledSeconds` before the buffer's end are final,
-    /// as at a pause, and the rest stays pending (not forced: the audio
-    /// ends inside it). A pass that stops short of the buffer's end, having
-    /// skipped speech, confirms nothing.
-    private mutating func confirmSettledWords() throws {
-        samplesAtLastMidSpeechPass = totalSamples
-        // The final after the end of input decodes the same audio and more:
-        // this pass would only delay it.
-        let transcript: Transcript
-        do {
-            transcript = try decodeBuffer(options.commitTranscription, as: .midSpeech,
-                                          interruption: volatileInterruption)
-        } catch where stoppedByEndOfInput(error) {
-            return
-        }
-        let segments = open(transcript.segments)
-        guard let heard = lastVolatile, heard.bufferStart == bufferStart else { return }
-        let confirmed = Self.settledWords(of: segments, before: seconds(buffer.count) - settledSeconds,
-                                          agreeingWith: open(heard.segments))
-        guard let last = confirmed.last, let through = last.words.last?.endSeconds else { return }
-        confirm(confirmed, keeping: Self.remainder(of: segments, after: through, byWordEnds: true), draft: [])
-    }
-
-    /// The first words of `segments` that end by `settled` and that the
-    /// volatile pass (`heard`) wrote the same, letters and digits compared
-    /// without case: where the two models disagree (a word misheard, a
-    /// phrase one of them made up) the rest waits for more audio. Nothing
-    /// when a segment has no word times, or the pass stops short of the
-    /// audio (speech it skipped would be passed over).
-    static func settledWords(of segments: [Segment], before settled: Double, agreeingWith heard: [Segment])
-        -> [Segment] {
-        guard segments.allSatisfy({ !$0.words.isEmpty }),
-              let lastEnd = segments.last?.words.last?.endSeconds, lastEnd >= settled - 1 else { return [] }
-        func key(_ word: WordTiming) -> String { comparable(word.word) }
-        let other = heard.flatMap(\.words).map(key)
-        var count = 0
-        for word in segments.lazy.flatMap(\.words) {
-            guard word.endSeconds <= settled, count < other.count, key(word) == other[count] else { break }
-            count += 1
-        }
-        var confirmed: [Segment] = []
-        for var segment in segments where count > 0 {
-            if segment.words.count > count {
-                segment.words = Array(segment.words.prefix(count))
-                segment.text = segment.words.map(\.word).joined()
-                segment.endSeconds = segment.words[count - 1].endSeconds
-            }
-            count -= segment.words.count
-            confirmed.append(segment)
-        }
-        return confirmed
-    }
-
-    /// Makes `closed` (a pass's first words, times from the buffer's start)
-    /// final: emitted, their text joined to the prompt, their audio cut from
-    /// the buffer but for a lead-in. `kept`, the pass's words after them, is
-    /// shown as the volatile text at once, and `draft` is what the next
-    /// accurate pass forces.
-    private mutating func confirm(_ closed: [Segment], keeping kept: [Segment], draft newDraft: [Segment]) {
+        let closed = open(Array(transcript.segments.dropLast()))
         guard let lastClosed = closed.last else { return }
         let through = seconds(bufferStart) + (lastClosed.words.last?.endSeconds ?? lastClosed.endSeconds)
         guard through > committedEndSeconds,
@@ -558,9 +475,9 @@ struct StreamingPipeline {
         remember(hypothesis.text)
         committedEndSeconds = through
         advanceWatermark(to: through, force: true)
-        // A final replaces the volatile text; the rest is shown again at once, not at the next pass.
+        // A final replaces the volatile text; the open segment is shown again at once, not at the next pass.
         if options.reportsVolatileResults,
-           let shown = Self.hypothesis(of: open(kept), offset: seconds(bufferStart), from: through,
+           let shown = Self.hypothesis(of: open([openSegment]), offset: seconds(bufferStart), from: through,
                                        to: seconds(bufferStart + buffer.count), alternatives: []) {
             emit(.volatile(shown))
         }
@@ -568,9 +485,9 @@ struct StreamingPipeline {
         buffer.removeFirst(cut)
         bufferStart += cut
         samplesCutSinceCommit += cut
-        leadInWord = lastClosed.words.last?.word ?? ""
-        // Moved to the new buffer start.
-        draft = newDraft.map { $0.shifted(by: -seconds(cut)) }
+        opensWithLeadIn = true
+        // Forced as the pass decoded it: its tokens and opening timestamp, moved to the new buffer start.
+        draft = [openSegment.shifted(by: -seconds(cut))]
     }
 
     /// Buffer seconds already final: a lead-in of words confirmed at a
@@ -579,27 +496,7 @@ struct StreamingPipeline {
 
     /// The part of a pass over the buffer that is not final yet.
     private func open(_ segments: [Segment]) -> [Segment] {
-        let rest = Self.remainder(of: segments, after: confirmedInBufferSeconds, byWordEnds: opensWithLeadIn)
-        guard let leadInWord else { return rest }
-        return Self.droppingRepeat(of: leadInWord, in: rest, at: confirmedInBufferSeconds)
-    }
-
-    /// A word as two passes are compared: letters and digits, without case.
-    static func comparable(_ word: String) -> String { word.lowercased().filter { $0.isLetter || $0.isNumber } }
-
-    /// `segments` without their first word when it is `word` (letters and
-    /// digits, without case) starting at `boundary`, where `remainder`
-    /// clamps a word that began in the lead-in: the last final word heard
-    /// again, its end aligned past the boundary (a cut mid-speech, where the
-    /// next word follows at once, gave "I will will say").
-    static func droppingRepeat(of word: String, in segments: [Segment], at boundary: Double) -> [Segment] {
-        guard var first = segments.first, let opening = first.words.first, !comparable(word).isEmpty,
-              comparable(opening.word) == comparable(word), opening.startSeconds <= boundary + 0.02 else { return segments }
-        first.words.removeFirst()
-        guard let next = first.words.first else { return Array(segments.dropFirst()) }
-        first.startSeconds = next.startSeconds
-        first.text = first.words.map(\.word).joined()
-        return [first] + segments.dropFirst()
+        Self.remainder(of: segments, after: confirmedInBufferSeconds, byWordEnds: opensWithLeadIn)
     }
 
     /// The part of `segments` (times from the buffer's start) after `boundary`:
@@ -641,7 +538,7 @@ struct StreamingPipeline {
         reportedVolatileSinceCommit = false
         finalAtPause = nil
         draft = []
-        leadInWord = nil
+        opensWithLeadIn = false
         samplesCutSinceCommit = 0
         advanceWatermark(to: rangeEnd, force: true)
     }
@@ -656,7 +553,7 @@ struct StreamingPipeline {
         bufferHasSpeech = false
         finalAtPause = nil
         draft = []
-        leadInWord = nil
+        opensWithLeadIn = false
         samplesCutSinceCommit = 0
         detectorOrigin += sampleCount
         advanceWatermark(to: seconds(totalSamples), force: true)
@@ -664,19 +561,11 @@ struct StreamingPipeline {
 
     /// The accurate pass over the whole buffer, with the committed text as
     /// context, starting from the draft when there is one.
-    private func decodeBuffer(_ transcription: TranscriptionOptions, as pass: StreamingWorkload.Pass,
-                              interruption: Interruption? = nil) throws -> Transcript {
+    private func decodeBuffer(_ transcription: TranscriptionOptions, as pass: StreamingWorkload.Pass) throws
+        -> Transcript {
         var transcription = conditioned(transcription)
         transcription.forcedSegments = draft
-        return try workload.measure(pass, sampleCount: buffer.count) {
-            try accurate(buffer, transcription, interruption, nil)
-        }
-    }
-
-    /// Whether `error` is a pass stopped because the input closed (not cancelled).
-    private func stoppedByEndOfInput(_ error: Error) -> Bool {
-        guard let error = error as? EngineError else { return false }
-        return error.code == .cancelled && volatileInterruption?.isRaised == true && cancellation?.isRaised != true
+        return try workload.measure(pass, sampleCount: buffer.count) { try accurate(buffer, transcription, nil, nil) }
     }
 
     /// The sample where the detector hears speech well after `coveredSeconds`
@@ -711,7 +600,8 @@ struct StreamingPipeline {
             transcript = try workload.measure(.volatile, sampleCount: buffer.count) {
                 try fast(buffer, conditioned(transcription), interruption, nil)
             }
-        } catch where stoppedByEndOfInput(error) {
+        } catch let error as EngineError where error.code == .cancelled && volatileInterruption?.isRaised == true
+                    && cancellation?.isRaised != true {
             // The input closed mid-pass: the final pass makes this one moot.
             return nil
         }

@@ -74,18 +74,6 @@ public struct StreamingOptions: Sendable, Hashable {
     /// speech since the last pause. Off, the pass is dropped and the
     /// utterance decoded whole again.
     public var keepsPausePassWhenSpeechResumes = true
-    /// While the speaker goes on without a pause, the accurate pass runs
-    /// every 4 s of new speech, and its words that end 1.5 s and more before
-    /// the audio's end, and that the last volatile pass wrote the same, are
-    /// final at once; their audio leaves the buffer, so the passes after them
-    /// (volatile ones, the final after a stop) hear only the rest. Needs
-    /// volatile results (the second opinion). Off by default: on long read
-    /// speech words were final about 2.5 s sooner (median) and the final
-    /// after a stop mid-sentence heard 5.6 s instead of 8.7 s, but committed
-    /// text drifted further from the batch transcript (a pass that starts
-    /// mid-sentence has less to go on) and the compute did not fall
-    /// (Benchmarks/RESULTS.md, "Words confirmed mid-speech").
-    public var confirmsWordsMidSpeech = false
 
     public init(transcription: TranscriptionOptions = TranscriptionOptions()) {
         self.transcription = transcription

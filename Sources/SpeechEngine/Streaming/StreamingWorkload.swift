@@ -21,9 +21,6 @@ public final class StreamingWorkload: @unchecked Sendable {
         /// `commit(throughSeconds:)`, the end of input) and had no pass at
         /// a pause to reuse.
         case commit
-        /// An accurate pass while the speaker goes on without a pause, whose
-        /// settled words become final (`StreamingOptions.confirmsWordsMidSpeech`).
-        case midSpeech
         /// A recording decoded as a file (`appendRecording`).
         case recording
     }

@@ -10,9 +10,8 @@ struct StreamFeeder {
         /// One chunk per 100 ms of wall time, as a microphone delivers them.
         case realtime
         /// As fast as the recognizer takes them. A recognizer behind real time
-        /// skips volatile passes and the passes they drive (at a pause,
-        /// mid-speech), so this measures the finals' throughput, not what a
-        /// live user gets.
+        /// skips volatile passes and the passes they gate (at a pause), so
+        /// this measures the finals' throughput, not what a live user gets.
         case fast
         /// Each chunk once the recognizer has consumed the last: every pass a
         /// live stream runs runs, as on a machine that keeps up with real

@@ -136,7 +136,7 @@ struct StreamingBenchmark {
             volatileCount: outcome.volatileCount, finalCount: outcome.finals.count, committedText: committed,
             batchText: batch, committedVersusBatchWER: wer, batchCPUSecondsPerAudioMinute: batchCPU,
             passes: Self.passRows(workload, streamCPUSeconds: outcome.cpuSeconds),
-            accurateStages: Self.stages(workload.accurateStages, workload, passes: [.pause, .midSpeech, .commit, .recording]),
+            accurateStages: Self.stages(workload.accurateStages, workload, passes: [.pause, .commit, .recording]),
             fastStages: Self.stages(workload.fastStages, workload, passes: [.volatile]))
     }
 

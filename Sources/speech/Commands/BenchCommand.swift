@@ -7,7 +7,7 @@ struct BenchCommand: SpeechCommand {
     static let help = CommandHelp(
         commandName: "bench",
         overview: "Benchmark model load time, transcription wall time, real-time factor and peak memory.",
-        usage: "bench <file> [--runs <N>] [--beam <N>] [--threads <N>] [--batch-size <N>] [--padding silence|zeros|both] [--model <name>] [--compute-type <type>] [--language xx|auto] [--against faster-whisper | --stream [--realtime|--fast] [--rss-every <seconds>] [--volatile-window fitted|whole] [--commit-window fitted|whole] [--no-final-at-pause] [--no-pause-drafts] [--mid-speech-finals] [--no-expected-text] [--no-batch]] [--format text|json]",
+        usage: "bench <file> [--runs <N>] [--beam <N>] [--threads <N>] [--batch-size <N>] [--padding silence|zeros|both] [--model <name>] [--compute-type <type>] [--language xx|auto] [--against faster-whisper | --stream [--realtime|--fast] [--rss-every <seconds>] [--volatile-window fitted|whole] [--commit-window fitted|whole] [--no-final-at-pause] [--no-pause-drafts] [--no-expected-text] [--no-batch]] [--format text|json]",
         arguments: [("<file>", "The audio file to transcribe in every run.")],
         commandOptions: [
             .value("runs", "N", help: "Timed runs (default: 3; with --stream, 1: each stream is paired with its\nown decode of the last 2 s, and N streams print min and median)."),
@@ -25,7 +25,6 @@ struct BenchCommand: SpeechCommand {
             .value("rss-every", "seconds", help: "With --stream: measure RSS every this many seconds of audio\n(default: 300)."),
             .value("volatile-window", "window", help: "With --stream: what volatile passes encode: fitted (the buffered audio\nplus 5.12 s, the default) or whole (a 30 s window each time)."),
             DecodingArguments.commitWindowOption,
-            DecodingArguments.midSpeechFinalsOption,
             .flag("final-at-pause", help: "With --stream: decode the final when the speaker pauses, ready if the\nutterance ends there (default: on).", onByDefault: true),
             .flag("pause-drafts", help: "With --stream: when the speaker goes on after a pause, confirm the pause's\nclosed segments, drop their audio and start the next pass from the rest (default: on).", onByDefault: true),
             .flag("expected-text", help: "With --stream: each volatile pass checks the last one's text in one decoder\npass and decodes step by step only where it differs (default: on).", onByDefault: true),
@@ -121,8 +120,8 @@ struct BenchCommand: SpeechCommand {
         expectsLastVolatileText = arguments.flag("expected-text", default: true)
         if !stream && (arguments.value("rss-every") != nil || !comparesWithBatch || !decodesFinalAtPause
                        || !keepsPausePass || !expectsLastVolatileText || arguments.value("volatile-window") != nil
-                       || DecodingArguments.streamingOptionGiven(arguments)) {
-            throw UsageError("--rss-every, --volatile-window, --commit-window, --no-final-at-pause, --no-pause-drafts, --mid-speech-finals, --no-expected-text and --no-batch go with --stream.")
+                       || arguments.value("commit-window") != nil) {
+            throw UsageError("--rss-every, --volatile-window, --commit-window, --no-final-at-pause, --no-pause-drafts, --no-expected-text and --no-batch go with --stream.")
         }
         comparesWithFasterWhisper = try arguments.choice("against", from: ["faster-whisper"]) != nil
         comparisonBeams = arguments.value("beam") == nil ? [1, 5] : [decoding.beamSize]

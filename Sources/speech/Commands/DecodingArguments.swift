@@ -15,10 +15,6 @@ struct DecodingArguments: Sendable, Hashable {
         "commit-window", "window",
         help: "With --stream: what finals and passes at a pause encode: fitted (the\npending audio plus 15 s, the default, in English) or whole (a 30 s window\neach time).")
 
-    static let midSpeechFinalsOption = OptionSpec.flag(
-        "mid-speech-finals",
-        help: "With --stream: while the speaker goes on without a pause, confirm every 4 s\nthe words both models heard alike 1.5 s and more before the audio's end\n(words final sooner, a little less accurate; default: off).")
-
     static let batchSizeOption = OptionSpec.value(
         "batch-size", "N",
         help: "Batched decoding: split the audio at pauses into chunks of at most 30 s\nand decode N chunks at once, unprompted (a chunk whose text is too short\nfor its length is decoded again with the text before it) (default: off,\nwindow by window).")
@@ -34,13 +30,6 @@ struct DecodingArguments: Sendable, Hashable {
     /// `--commit-window whole` streams with whole-window finals
     /// (`StreamingOptions.fitsCommitWindowToAudio`); commands without `--stream` never see it set.
     var fitsCommitWindowToAudio: Bool
-    /// `--mid-speech-finals` streams with words confirmed mid-speech
-    /// (`StreamingOptions.confirmsWordsMidSpeech`).
-    var confirmsWordsMidSpeech: Bool
-    /// Whether a streaming-only option was given (commands say so without `--stream`).
-    static func streamingOptionGiven(_ arguments: ParsedArguments) -> Bool {
-        arguments.value("commit-window") != nil || arguments.flag("mid-speech-finals")
-    }
 
     /// Reads and checks the options.
     /// - Throws: ``UsageError`` for a malformed or unknown language, or an
@@ -53,7 +42,6 @@ struct DecodingArguments: Sendable, Hashable {
         padding = try arguments.choice("padding", from: TranscriptionOptions.ShortWindowPadding.allCases.map(\.rawValue))
             .flatMap(TranscriptionOptions.ShortWindowPadding.init(rawValue:))
         fitsCommitWindowToAudio = try arguments.choice("commit-window", from: ["fitted", "whole"]) != "whole"
-        confirmsWordsMidSpeech = arguments.flag("mid-speech-finals")
     }
 
     /// "auto" and nil mean detect; "en-US" means "en".
@@ -77,15 +65,13 @@ struct DecodingArguments: Sendable, Hashable {
         return options
     }
 
-    /// Streaming options with these settings; `--padding` and `--commit-window` set the commit pass's,
-    /// `--mid-speech-finals` confirms words mid-speech.
+    /// Streaming options with these settings; `--padding` and `--commit-window` set the commit pass's.
     func streamingOptions(language override: String? = nil) -> StreamingOptions {
         var options = StreamingOptions(transcription: options(language: override))
         // The live path decodes its own windows; batching is for files.
         options.transcription.batchSize = nil
         if let padding { options.commitPadding = padding }
         options.fitsCommitWindowToAudio = fitsCommitWindowToAudio
-        options.confirmsWordsMidSpeech = confirmsWordsMidSpeech
         return options
     }
 }

@@ -11,7 +11,7 @@ struct EvalCommand: SpeechCommand {
     static let help = CommandHelp(
         commandName: "eval",
         overview: "Measure word error rate on a manifest of clips with reference transcripts.",
-        usage: "eval <manifest> [--set <name>]... [--hypotheses <out.tsv>] [--score <hyp.tsv> | --stream [--live-passes] [--commit-window fitted|whole] [--mid-speech-finals]] [--model <name>] [--compute-type <type>] [--beam <N>] [--batch-size <N>] [--padding silence|zeros|both] [--shard <I/N>] [--format text|json]",
+        usage: "eval <manifest> [--set <name>]... [--hypotheses <out.tsv>] [--score <hyp.tsv> | --stream [--live-passes] [--commit-window fitted|whole]] [--model <name>] [--compute-type <type>] [--beam <N>] [--batch-size <N>] [--padding silence|zeros|both] [--shard <I/N>] [--format text|json]",
         arguments: [("<manifest>", "A manifest.tsv (id, set, language, duration_s, path, reference_text;\npaths relative to the manifest).")],
         commandOptions: [
             .repeated("set", "name", help: "Evaluate only this set."),
@@ -19,9 +19,8 @@ struct EvalCommand: SpeechCommand {
             .value("hypotheses", "out.tsv", help: "Write id<TAB>hypothesis lines to this file."),
             .value("score", "hyp.tsv", help: "Score this id<TAB>hypothesis file instead of transcribing."),
             .flag("stream", help: "Stream each clip through the streaming recognizer (100 ms chunks, as\nfast as it takes them) and show its WER beside batch WER."),
-            .flag("live-passes", help: "With --stream: hand over each chunk once the last is consumed, so the\nvolatile passes and the passes they drive (at pauses, mid-speech) run as in\na live stream that keeps up (slower; default: off, mostly the finals run)."),
+            .flag("live-passes", help: "With --stream: hand over each chunk once the last is consumed, so the\nvolatile passes and the passes they drive (at pauses) run as in\na live stream that keeps up (slower; default: off, mostly the finals run)."),
             DecodingArguments.commitWindowOption,
-            DecodingArguments.midSpeechFinalsOption,
             .value("face", "batch|legacy|modern|legacy-over-modern|modern-over-legacy", help: "Transcribe through the engine's batch path (default), the legacy face\n(SFSpeechURLRecognitionRequest), the modern face (SpeechAnalyzer over\nan AVAudioFile), as an app would, or either face's code on the other's\npipeline (the migration adapters)."),
             ModelChoice.option,
             ModelChoice.computeTypeOption(streams: true),
@@ -88,8 +87,8 @@ struct EvalCommand: SpeechCommand {
         showsDiffs = arguments.flag("diffs")
         stream = arguments.flag("stream")
         runsLivePasses = arguments.flag("live-passes")
-        if !stream, DecodingArguments.streamingOptionGiven(arguments) || runsLivePasses {
-            throw UsageError("--live-passes, --commit-window and --mid-speech-finals go with --stream.")
+        if !stream, arguments.value("commit-window") != nil || runsLivePasses {
+            throw UsageError("--live-passes and --commit-window go with --stream.")
         }
         face = try arguments.choice("face", from: ["batch"] + FaceTranscription.allCases.map(\.rawValue))
             .flatMap(FaceTranscription.init(rawValue:))

@@ -49,24 +49,15 @@ struct StreamingPipelineTests {
         let levels = stride(from: 0, to: samples.count - frame, by: frame).map { start in
             samples[start..<(start + frame)].reduce(Float(0)) { $0 + $1 * $1 } / Float(frame)
         }
-        // A syllable's peak: the loudest frame within 80 ms either side, with
-        // voice on both sides (not the edge where a stretch of voice stops).
-        // One in the first 150 ms ends a word the audio's start cut off: the
-        // model hears no word there (the lead-in after confirmed words).
+        // A syllable's peak: the loudest frame within 80 ms either side.
         let peaks = levels.indices.filter { index in
             let neighbours = max(0, index - 8)..<min(levels.count, index + 9)
-            return index >= 15 && index + 8 < levels.count && levels[index] > 1e-4
-                && levels[index - 8] > 1e-4 && levels[index + 8] > 1e-4
+            return index >= 8 && index + 8 < levels.count && levels[index] > 1e-4
                 && neighbours.allSatisfy { $0 == index || levels[$0] < levels[index] }
         }.map { Double($0 * frame + frame / 2) / rate }
         var segments: [Segment] = []
-        // The detector sets its noise floor before it hears any speech; the
-        // model hears speech from the first sample. A buffer cut mid-speech
-        // starts in speech, so the detector gets a second of room noise first.
-        let lead = silence(seconds: 1)
-        for region in SpeechActivityDetector.speechRegions(in: lead + samples) {
-            let start = max(0, Double(region.lowerBound - lead.count) / rate)
-            let end = Double(region.upperBound - lead.count) / rate
+        for region in SpeechActivityDetector.speechRegions(in: samples) {
+            let start = Double(region.lowerBound) / rate, end = Double(region.upperBound) / rate
             let words = peaks.filter { $0 >= start && $0 < end }.map {
                 WordTiming(word: " w", startSeconds: $0 - 0.1, endSeconds: $0 + 0.1, probability: 0.9)
             }
@@ -394,46 +385,6 @@ struct StreamingPipelineTests {
         Self.expectInvariants(log.events)
     }
 
-    /// A speaker who goes on for 14 s without a pause: with
-    /// `confirmsWordsMidSpeech`, the accurate pass runs every 4 s of new
-    /// speech and its words that end 1.5 s before the audio's end are final
-    /// before the input ends, so the final after the stop hears the last few
-    /// seconds, not the utterance, and no word is lost or said twice.
-    @Test(arguments: [true, false])
-    func wordsSettledMidSpeechAreFinalBeforeThePause(confirms: Bool) throws {
-        var options = StreamingOptions()
-        options.confirmsWordsMidSpeech = confirms
-        let workload = StreamingWorkload()
-        let live = Self.silence(seconds: 0.5) + Self.voiced(seconds: 14) + Self.silence(seconds: 0.3)
-        let log = try Self.passes(over: live, options: options, workload: workload)
-        let finals = Self.finals(log.events)
-        #expect(finals.flatMap(\.words).count == Self.batchWordCount(live))
-        Self.expectInvariants(log.events)
-        let lastPass = Double(try #require(log.accurateSamples.last)) / Self.rate
-        guard confirms else {
-            #expect(workload.tallies[.midSpeech] == nil)
-            #expect(finals.count == 1 && lastPass > 14, "one final, decoded over the whole utterance")
-            return
-        }
-        let midSpeech = try #require(workload.tallies[.midSpeech]?.passes)
-        #expect(midSpeech >= 2, "a pass every 4 s of new speech")
-        let inputEnd = try #require(log.events.lastIndex { if case .progress = $0 { true } else { false } })
-        let early = log.events[..<inputEnd].compactMap { if case .final(let h) = $0 { h } else { nil } }
-        #expect(early.count >= 2, "words were final while the speaker went on")
-        // Each confirmed word ended 1.5 s before the end of the audio heard
-        // when it was confirmed (the block after the last progress report).
-        var heard = 0.0
-        for event in log.events[..<inputEnd] {
-            switch event {
-            case .progress(let seconds): heard = seconds
-            case .final(let final): #expect(final.endSeconds <= heard + 0.1 - 1.5 + 1e-9)
-            default: break
-            }
-        }
-        #expect(lastPass < 4 + 1.5 + 0.2 + 0.5, "the final hears the speech since the last confirmed word, \(lastPass) s")
-        #expect(log.prompts.last == early.map(\.text).joined(separator: " "), "the confirmed text is the prompt")
-    }
-
     /// Cutting confirmed audio does not make an utterance short: its endpoint
     /// (0.8 s of silence once it lasts 8 s) and its passes at pauses (0.5 s)
     /// count the audio cut since the last commit, not just the buffer's.
@@ -570,59 +521,6 @@ struct StreamingPipelineTests {
         #expect(afterLeadIn.first?.text == "", "all its words are kept: its text is as it was")
         #expect(StreamingPipeline.remainder(of: segments, after: 0.6, byWordEnds: true).first?.words.count == 1,
                 "a word ending before the boundary is a piece of one already final")
-    }
-
-    /// What a pass mid-speech confirms: its first words that end before the
-    /// settled line and that the volatile pass wrote the same (case and
-    /// punctuation aside), cut inside a segment if need be.
-    @Test func wordsConfirmedMidSpeechAreSettledAndHeardAlikeByBothModels() {
-        func segment(_ words: [(String, Double)]) -> Segment {
-            let timed = words.map { WordTiming(word: $0.0, startSeconds: $0.1, endSeconds: $0.1 + 0.4, probability: 1) }
-            return Segment(id: 0, startSeconds: timed[0].startSeconds, endSeconds: timed.last!.endSeconds,
-                           text: timed.map(\.word).joined(), tokens: [1, 2], words: timed,
-                           averageLogProbability: 0, noSpeechProbability: 0, compressionRatio: 1, temperature: 0)
-        }
-        let accurate = [segment([(" The", 0), (" cut", 0.5), (" bled.", 1)]),
-                        segment([(" Even", 2), (" the", 2.5), (" arena", 3), (" around", 3.5), (" him", 4)])]
-        let same = [segment([(" the", 0), (" cut", 0.5), (" bled", 1), (" even", 2), (" the", 2.5), (" arena", 3),
-                             (" around", 3.5), (" him", 4)])]
-        func confirmed(_ settled: Double, _ heard: [Segment]) -> String {
-            StreamingPipeline.settledWords(of: accurate, before: settled, agreeingWith: heard).map(\.text).joined()
-        }
-        #expect(confirmed(3.5, same) == " The cut bled. Even the arena", "settled words, the second segment cut")
-        #expect(StreamingPipeline.settledWords(of: accurate, before: 3.5, agreeingWith: same).last?.endSeconds == 3.4)
-        #expect(confirmed(1.5, same) == " The cut bled.", "a whole segment")
-        #expect(confirmed(0.3, same) == "", "nothing has settled")
-        let misheard = [segment([(" the", 0), (" cut", 0.5), (" bled", 1), (" even", 2), (" their", 2.5)])]
-        #expect(confirmed(3.5, misheard) == " The cut bled. Even", "up to where the models disagree")
-        #expect(confirmed(3.5, []) == "", "no second opinion, nothing confirmed")
-        #expect(StreamingPipeline.settledWords(of: accurate, before: 6, agreeingWith: same).isEmpty,
-                "a pass ending a second and more before the settled line skipped speech")
-        var untimed = accurate
-        untimed[1].words = []
-        #expect(StreamingPipeline.settledWords(of: untimed, before: 3.5, agreeingWith: same).isEmpty)
-    }
-
-    /// After a cut, the last final word heard again at the buffer's start
-    /// (its end aligned past the lead-in) is not open; the same word said
-    /// again later is.
-    @Test func theLastFinalWordHeardAgainInTheLeadInIsDropped() {
-        func segment(_ words: [(String, Double)]) -> Segment {
-            let timed = words.map { WordTiming(word: $0.0, startSeconds: $0.1, endSeconds: $0.1 + 0.3, probability: 1) }
-            return Segment(id: 0, startSeconds: timed[0].startSeconds, endSeconds: timed.last!.endSeconds,
-                           text: timed.map(\.word).joined(), tokens: [1], words: timed,
-                           averageLogProbability: 0, noSpeechProbability: 0, compressionRatio: 1, temperature: 0)
-        }
-        let heardAgain = [segment([(" will", 0.2), (" say", 0.5)]), segment([(" nothing", 1)])]
-        let dropped = StreamingPipeline.droppingRepeat(of: " Will", in: heardAgain, at: 0.2)
-        #expect(dropped.map(\.text) == [" say", " nothing"])
-        #expect(dropped.first?.startSeconds == 0.5)
-        let alone = [segment([(" will", 0.2)]), segment([(" nothing", 1)])]
-        #expect(StreamingPipeline.droppingRepeat(of: "will,", in: alone, at: 0.2).map(\.text) == [" nothing"])
-        let saidAgain = [segment([(" will", 0.6), (" say", 0.9)])]
-        #expect(StreamingPipeline.droppingRepeat(of: " will", in: saidAgain, at: 0.2) == saidAgain)
-        let other = [segment([(" say", 0.2)])]
-        #expect(StreamingPipeline.droppingRepeat(of: " will", in: other, at: 0.2) == other)
     }
 
     /// While nothing is said, another volatile pass would decode the same

@@ -43,13 +43,12 @@ import Testing
     @Test func streamingOptionsAreDocumented() {
         let eval = EvalCommand.help.text
         #expect(eval.contains("--stream "))
-        #expect(eval.contains("[--score <hyp.tsv> | --stream [--live-passes] [--commit-window fitted|whole] [--mid-speech-finals]]"))
+        #expect(eval.contains("[--score <hyp.tsv> | --stream [--live-passes] [--commit-window fitted|whole]]"))
         #expect(eval.contains("--live-passes"))
-        #expect(eval.contains("--mid-speech-finals"))
         #expect(eval.contains("--commit-window <window>"))
         #expect(eval.contains("speech eval ../shared/corpus/manifest.tsv --stream"))
         let bench = BenchCommand.help.text
-        for option in ["--rss-every <seconds>", "--[no-]batch", "RSS timeline", "--commit-window <window>", "--mid-speech-finals"] {
+        for option in ["--rss-every <seconds>", "--[no-]batch", "RSS timeline", "--commit-window <window>"] {
             #expect(bench.contains(option), "\(option)")
         }
     }

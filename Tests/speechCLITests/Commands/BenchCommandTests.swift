@@ -28,9 +28,6 @@ import Testing
         let whole = try self.command(["a.wav", "--stream", "--commit-window", "whole"])
         #expect(!whole.decoding.fitsCommitWindowToAudio)
         #expect(!whole.decoding.streamingOptions().fitsCommitWindowToAudio)
-        #expect(!command.decoding.streamingOptions().confirmsWordsMidSpeech)
-        #expect(try self.command(["a.wav", "--stream", "--mid-speech-finals"]).decoding.streamingOptions()
-            .confirmsWordsMidSpeech)
     }
 
     /// A stream runs once unless asked (in realtime it takes the audio's
@@ -81,7 +78,6 @@ import Testing
                           ["a.wav", "--stream", "--batch-size", "4"], ["a.wav", "--batch-size", "0"],
                           ["a.wav", "--batch-size", "33"], ["a.wav", "--volatile-window", "whole"], ["a.wav", "--no-final-at-pause"], ["a.wav", "--no-pause-drafts"], ["a.wav", "--no-expected-text"],
                           ["a.wav", "--commit-window", "whole"], ["a.wav", "--stream", "--commit-window", "half"],
-                          ["a.wav", "--mid-speech-finals"],
                           ["a.wav", "--stream", "--volatile-window", "half"]] {
             #expect(throws: UsageError.self, "\(arguments)") { try command(arguments) }
         }

@@ -84,7 +84,6 @@ import TestSupport
         #expect(await run([fixture.manifest.path, "--score", "h.tsv", "--hypotheses", "o.tsv"]).0 == .usage)
         #expect(await run([fixture.manifest.path, "--commit-window", "whole"]).0 == .usage, "--commit-window needs --stream")
         #expect(await run([fixture.manifest.path, "--stream", "--commit-window", "half"]).0 == .usage)
-        #expect(await run([fixture.manifest.path, "--mid-speech-finals"]).0 == .usage, "it needs --stream")
         #expect(await run([fixture.manifest.path, "--live-passes"]).0 == .usage, "it needs --stream")
         let (status, _, error) = await run([fixture.manifest.path, "--score", fixture.hypotheses.path, "--set", "nope"])
         #expect(status == .usage)
