@@ -63,6 +63,19 @@ for pair in 1 2; do
     done
 done
 
+# What a live stream runs (--live-passes: every pass, deterministic) and the finals' window, on the corpus and
+# on long joined files (RESULTS, "What a live stream runs, evaluated"). Words confirmed mid-speech were
+# measured on branch mid-speech-finals (its --mid-speech-finals), not on main.
+python3 Benchmarks/long_manifest.py $corpus $out
+english=(--set mfa-tests --set librispeech-dev-clean --set ljspeech --set jfk --set cmu-arctic --set pocketsphinx
+         --set moonshine-assets)
+for window in fitted whole; do
+    $speech eval $corpus/manifest.tsv --stream --live-passes "${english[@]}" --commit-window $window \
+        --format json > $out/live-$window.json
+    $speech eval $out/long-manifest.tsv --stream --live-passes --commit-window $window --format json \
+        > $out/long-live-$window.json
+done
+
 # An hour of English (every English clip + 1 s of silence, repeated) streamed
 # as fast as possible, RSS every 5 minutes of audio.
 sox -n -r 16000 -c 1 -b 16 $out/gap1s.wav trim 0 1
