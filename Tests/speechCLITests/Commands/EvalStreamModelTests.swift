@@ -38,6 +38,29 @@ struct EvalStreamModelTests {
         return (status, captured.standardOutput, captured.standardError)
     }
 
+    /// `--live-passes` runs the volatile passes and the passes at pauses as a
+    /// stream that keeps up would, and gives the same text every run whatever
+    /// the machine's load (what makes it a measure and not a sample).
+    @Test func livePassesGiveTheSameTextEveryRun() async throws {
+        let folder = try Fixtures.temporaryDirectory("eval-live")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let manifest = try Self.makeManifest(in: folder)
+        var runs: [[String: String]] = []
+        for _ in 0..<2 {
+            let (status, output, error) = await run(["eval", manifest.path, "--stream", "--live-passes",
+                                                     "--format", "json"])
+            try #require(status == .success, "\(error)")
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any])
+            let clips = try #require((object["stream"] as? [String: Any])?["clips"] as? [[String: Any]])
+            runs.append(Dictionary(uniqueKeysWithValues: clips.map {
+                ($0["id"] as? String ?? "?", $0["hypothesis"] as? String ?? "")
+            }))
+            let rate = try #require((object["english"] as? [String: Any])?["streamRate"] as? Double)
+            #expect(rate < 0.2, "clean read speech, \(rate)")
+        }
+        #expect(runs[0].count == 3 && runs[0] == runs[1])
+    }
+
     @Test func streamAndBatchAreScoredOnTheSameClips() async throws {
         let folder = try Fixtures.temporaryDirectory("eval-stream")
         defer { try? FileManager.default.removeItem(at: folder) }
