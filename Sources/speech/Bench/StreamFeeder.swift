@@ -85,6 +85,13 @@ struct StreamFeeder {
         var wallSeconds: Double { (end - start).seconds }
     }
 
+    /// Polls until the recognizer has consumed all it was given (stepped pacing).
+    private static func waitUntilConsumed(_ recognizer: StreamingRecognizer) async {
+        while recognizer.pendingSampleCount > 0, !Task.isCancelled {
+            try? await Task.sleep(for: .milliseconds(1))
+        }
+    }
+
     /// Streams `samples` through `recognizer` and waits for `.finished`.
     /// - Throws: the `EngineError` of a `.failed` event.
     func run(_ samples: [Float], through recognizer: StreamingRecognizer) async throws -> Outcome {
@@ -111,9 +118,7 @@ struct StreamFeeder {
                 var chunks = try ChunkReader(source)
                 while !Task.isCancelled, let chunk = try chunks.next() {
                     if pacing == .stepped {
-                        while recognizer.pendingSampleCount > 0, !Task.isCancelled {
-                            try? await Task.sleep(for: .milliseconds(1))
-                        }
+                        await Self.waitUntilConsumed(recognizer)
                     } else if pacing == .fast {
                         // Polling is enough: a commit pass takes far longer than one sleep.
                         while recognizer.pendingSampleCount >= Self.fastLookAheadSamples, !Task.isCancelled {
@@ -133,9 +138,8 @@ struct StreamFeeder {
                 recognizer.cancel()
                 throw error
             }
-            while pacing == .stepped, recognizer.pendingSampleCount > 0, !Task.isCancelled {
-                try? await Task.sleep(for: .milliseconds(1))
-            }
+            // The last chunk's passes run before the input closes, as for every other chunk.
+            if pacing == .stepped { await Self.waitUntilConsumed(recognizer) }
             recognizer.finish()
             return (endOfInput: clock.now, sampleCount: fedCount, tail: Array(tail.suffix(Self.tailSampleCount)))
         }
