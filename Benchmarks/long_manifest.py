@@ -18,7 +18,7 @@ def main(corpus, out):
     header, entries = rows[0], [row for row in rows[1:] if len(row) == len(rows[0])]
     by_path = {row[4]: row for row in entries}
 
-    read = sorted(path for path in by_path if path.split("/")[1] in ("librispeech-dev-clean", "ljspeech"))
+    read = sorted(row[4] for row in entries if row[1] in ("librispeech-dev-clean", "ljspeech"))
     mfa = [row[4] for row in entries if row[1] == "mfa-tests" and row[2].startswith("en")]
     lines = ["\t".join(header)]
     for name, paths in (("long-en", read), ("mfa-long", mfa)):

@@ -85,10 +85,12 @@ struct StreamFeeder {
         var wallSeconds: Double { (end - start).seconds }
     }
 
-    /// Polls until the recognizer has consumed all it was given (stepped pacing).
-    private static func waitUntilConsumed(_ recognizer: StreamingRecognizer) async {
-        while recognizer.pendingSampleCount > 0, !Task.isCancelled {
-            try? await Task.sleep(for: .milliseconds(1))
+    /// Polls until fewer than `limit` samples wait in the recognizer's queue
+    /// (fast pacing: its look-ahead; stepped: 1, all consumed).
+    private static func wait(until recognizer: StreamingRecognizer, holdsFewerThan limit: Int,
+                             polling interval: Duration) async {
+        while recognizer.pendingSampleCount >= limit, !Task.isCancelled {
+            try? await Task.sleep(for: interval)
         }
     }
 
@@ -117,13 +119,13 @@ struct StreamFeeder {
             do {
                 var chunks = try ChunkReader(source)
                 while !Task.isCancelled, let chunk = try chunks.next() {
-                    if pacing == .stepped {
-                        await Self.waitUntilConsumed(recognizer)
-                    } else if pacing == .fast {
+                    switch pacing {
+                    case .stepped: await Self.wait(until: recognizer, holdsFewerThan: 1, polling: .milliseconds(1))
+                    case .fast:
                         // Polling is enough: a commit pass takes far longer than one sleep.
-                        while recognizer.pendingSampleCount >= Self.fastLookAheadSamples, !Task.isCancelled {
-                            try? await Task.sleep(for: .milliseconds(5))
-                        }
+                        await Self.wait(until: recognizer, holdsFewerThan: Self.fastLookAheadSamples,
+                                        polling: .milliseconds(5))
+                    case .realtime: break
                     }
                     recognizer.append(chunk)
                     fedCount += chunk.count
@@ -139,7 +141,7 @@ struct StreamFeeder {
                 throw error
             }
             // The last chunk's passes run before the input closes, as for every other chunk.
-            if pacing == .stepped { await Self.waitUntilConsumed(recognizer) }
+            if pacing == .stepped { await Self.wait(until: recognizer, holdsFewerThan: 1, polling: .milliseconds(1)) }
             recognizer.finish()
             return (endOfInput: clock.now, sampleCount: fedCount, tail: Array(tail.suffix(Self.tailSampleCount)))
         }
