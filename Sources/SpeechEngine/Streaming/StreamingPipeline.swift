@@ -140,7 +140,20 @@ struct StreamingPipeline {
     /// and that start: the next volatile pass over the same buffer, half a
     /// second longer, expects them (`TranscriptionOptions.expectedSegments`)
     /// and decodes step by step only from where it hears otherwise.
-    private var lastVolatile: (bufferStart: Int, segments: [Segment])?
+    private var lastVolatile: (windowStart: Int, segments: [Segment])?
+    /// Volatile words settled (`StreamingOptions.settlesVolatileWords`), in
+    /// stream time, and the buffer and final text they follow: a commit or
+    /// a cut at a pause moves either, and the words start over.
+    private var settled: (bufferStart: Int, committedEndSeconds: Double, words: [WordTiming])?
+    /// The last volatile pass's words after the settled ones, in stream
+    /// time: the next pass's words agree with them or not.
+    private var lastUnsettled: (bufferStart: Int, committedEndSeconds: Double, words: [WordTiming])?
+    /// How long before the audio's end a word must end to settle: the last
+    /// second or so of a pass is what the next pass hears differently.
+    var settleLagSeconds = 1.5
+    /// Words settle in steps of at least this much audio: each step moves the
+    /// next pass's window, and a pass over a new window expects no text.
+    var settleStepSeconds = 1.0
 
     init(accurate: @escaping Decode, fast: @escaping Decode, recording: Decode? = nil, options: StreamingOptions,
          volatileInterruption: Interruption? = nil, cancellation: Interruption? = nil,
@@ -580,7 +593,8 @@ struct StreamingPipeline {
         return min(buffer.count, Int(coveredSeconds * Self.sampleRate))
     }
 
-    /// A quick greedy pass with the fast model over the audio not final yet.
+    /// A quick greedy pass with the fast model over the audio not final yet
+    /// — or, once words settled, over the audio after them.
     private mutating func volatileHypothesis() throws -> StreamingHypothesis? {
         var transcription = options.transcription
         transcription.shortWindowPadding = .silence
@@ -590,24 +604,77 @@ struct StreamingPipeline {
         // Volatile text is replaced within a second; encoding 30 s for each
         // half-second update was most of what streaming cost.
         transcription.fitsEncoderWindowToAudio = options.fitsVolatileWindowToAudio
-        // A pass over a buffer that moved since (a commit, a cut at a pause) has another prompt and times.
-        if options.volatilePassesExpectTheLastText, let last = lastVolatile, last.bufferStart == bufferStart {
+        let settledWords = currentSettledWords
+        let settledEnd = settledWords.last.map(\.endSeconds)
+        // The window opens a lead-in before the settled words end, as after a cut at a pause.
+        let windowOffset = settledEnd.map {
+            min(buffer.count, max(0, Int((($0 - leadInSeconds) * Self.sampleRate).rounded()) - bufferStart))
+        } ?? 0
+        let windowStart = bufferStart + windowOffset
+        // A pass over a window that moved since (a commit, a cut, words settled) has another prompt and times.
+        if options.volatilePassesExpectTheLastText, let last = lastVolatile, last.windowStart == windowStart {
             transcription.expectedSegments = last.segments
         }
+        let audio = windowOffset == 0 ? buffer : Array(buffer[windowOffset...])
+        let settledText = settledWords.map(\.word).joined()
         let transcript: Transcript
         do {
             let interruption = reportedVolatileSinceCommit ? volatileInterruption : nil
-            transcript = try workload.measure(.volatile, sampleCount: buffer.count) {
-                try fast(buffer, conditioned(transcription), interruption, nil)
+            transcript = try workload.measure(.volatile, sampleCount: audio.count) {
+                try fast(audio, conditioned(transcription, then: settledText), interruption, nil)
             }
         } catch let error as EngineError where error.code == .cancelled && volatileInterruption?.isRaised == true
                     && cancellation?.isRaised != true {
             // The input closed mid-pass: the final pass makes this one moot.
             return nil
         }
-        lastVolatile = (bufferStart, transcript.segments)
-        return Self.hypothesis(of: open(transcript.segments), offset: seconds(bufferStart), from: committedEndSeconds,
-                               to: seconds(bufferStart + buffer.count), alternatives: [])
+        lastVolatile = (windowStart, transcript.segments)
+        let heard = settledEnd.map { Self.remainder(of: transcript.segments, after: $0 - seconds(windowStart),
+                                                    byWordEnds: true) } ?? open(transcript.segments)
+        let words = heard.flatMap(\.words).map { $0.shifted(by: seconds(windowStart)) }
+        if options.settlesVolatileWords { settle(settledWords, then: words) }
+        guard !settledWords.isEmpty else {
+            return Self.hypothesis(of: heard, offset: seconds(windowStart), from: committedEndSeconds,
+                                   to: seconds(bufferStart + buffer.count), alternatives: [])
+        }
+        let all = settledWords + words
+        return StreamingHypothesis(startSeconds: committedEndSeconds,
+                                   endSeconds: max(committedEndSeconds, seconds(bufferStart + buffer.count)),
+                                   text: all.map(\.word).joined().trimmingCharacters(in: .whitespaces), words: all)
+    }
+
+    /// The settled words, while the buffer and the final text are those they followed.
+    private var currentSettledWords: [WordTiming] {
+        guard options.settlesVolatileWords, let settled, settled.bufferStart == bufferStart,
+              settled.committedEndSeconds == committedEndSeconds else { return [] }
+        return settled.words
+    }
+
+    /// Settles the words at the start of `words` (this pass's, after the
+    /// settled ones) that the last pass heard the same (local agreement of
+    /// two passes) and that end `settleLagSeconds` before the audio's end,
+    /// once they reach `settleStepSeconds` past what is settled.
+    private mutating func settle(_ settledWords: [WordTiming], then words: [WordTiming]) {
+        // The last pass's words count only over the same buffer after the same final text.
+        let previous = lastUnsettled.flatMap {
+            $0.bufferStart == bufferStart && $0.committedEndSeconds == committedEndSeconds ? $0.words : nil
+        } ?? []
+        lastUnsettled = (bufferStart, committedEndSeconds, words)
+        let latest = seconds(bufferStart + buffer.count) - settleLagSeconds
+        let agreed = zip(previous, words).prefix { Self.sameWord($0, $1) && $1.endSeconds <= latest }.map(\.1)
+        let from = settledWords.last?.endSeconds ?? committedEndSeconds
+        guard let last = agreed.last, last.endSeconds - from >= settleStepSeconds else { return }
+        settled = (bufferStart, committedEndSeconds, settledWords + agreed)
+        lastUnsettled = (bufferStart, committedEndSeconds, Array(words.dropFirst(agreed.count)))
+    }
+
+    /// Two passes heard the same word: the same letters and digits, whatever
+    /// the case and punctuation (a comma comes and goes as the sentence goes
+    /// on), at about the same time.
+    private static func sameWord(_ a: WordTiming, _ b: WordTiming) -> Bool {
+        func letters(_ word: String) -> String { String(word.lowercased().filter { $0.isLetter || $0.isNumber }) }
+        return letters(a.word) == letters(b.word) && !letters(a.word).isEmpty
+            && abs(a.startSeconds - b.startSeconds) < 0.5
     }
 
     /// The hypothesis over `[from, to]` of stream time made of `segments`,
@@ -634,10 +701,13 @@ struct StreamingPipeline {
 
     /// Adds the tail of the final text to the prompt, as Whisper conditions
     /// each window on the previous one.
-    private func conditioned(_ transcription: TranscriptionOptions) -> TranscriptionOptions {
-        guard transcription.conditionOnPreviousText, !committedTail.isEmpty else { return transcription }
+    /// `then` is text after the final text (settled volatile words).
+    private func conditioned(_ transcription: TranscriptionOptions, then: String = "") -> TranscriptionOptions {
+        let tail = then.isEmpty ? committedTail
+            : Self.appending(then.trimmingCharacters(in: .whitespaces), to: committedTail)
+        guard transcription.conditionOnPreviousText, !tail.isEmpty else { return transcription }
         var conditioned = transcription
-        let previous = committedTail.trimmingCharacters(in: .whitespaces)
+        let previous = tail.trimmingCharacters(in: .whitespaces)
         conditioned.initialPrompt = [transcription.initialPrompt, previous].compactMap { $0 }.joined(separator: " ")
         return conditioned
     }

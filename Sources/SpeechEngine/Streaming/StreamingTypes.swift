@@ -58,6 +58,16 @@ public struct StreamingOptions: Sendable, Hashable {
     /// gives without it, to the rounding of a longer product; off, every
     /// pass decodes its text token by token (for comparison).
     public var volatilePassesExpectTheLastText = true
+    /// Volatile words that two passes in a row heard the same, ending
+    /// `StreamingPipeline.settleLagSeconds` or more before the audio's end,
+    /// are settled: later volatile passes keep them as they are, hear only
+    /// the audio after them (with their text in the prompt), and the
+    /// hypothesis is the settled words plus that pass's. A volatile pass then
+    /// costs the last few seconds of speech, not the whole utterance since the
+    /// last pause. Settled words are still volatile: the final comes from the
+    /// accurate pass over the whole utterance, as without this. Off, every
+    /// volatile pass hears all the audio not final yet (for comparison).
+    public var settlesVolatileWords = true
     /// When the speaker pauses, decode the pending utterance with the
     /// accurate model at once and keep the result: if the utterance ends
     /// there (an endpoint, the end of input), that result is the final, so

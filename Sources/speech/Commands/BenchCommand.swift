@@ -7,7 +7,7 @@ struct BenchCommand: SpeechCommand {
     static let help = CommandHelp(
         commandName: "bench",
         overview: "Benchmark model load time, transcription wall time, real-time factor and peak memory.",
-        usage: "bench <file> [--runs <N>] [--beam <N>] [--threads <N>] [--batch-size <N>] [--padding silence|zeros|both] [--model <name>] [--compute-type <type>] [--language xx|auto] [--against faster-whisper | --stream [--realtime|--fast] [--rss-every <seconds>] [--volatile-window fitted|whole] [--commit-window fitted|whole] [--no-final-at-pause] [--no-pause-drafts] [--no-expected-text] [--no-batch]] [--format text|json]",
+        usage: "bench <file> [--runs <N>] [--beam <N>] [--threads <N>] [--batch-size <N>] [--padding silence|zeros|both] [--model <name>] [--compute-type <type>] [--language xx|auto] [--against faster-whisper | --stream [--realtime|--fast] [--rss-every <seconds>] [--volatile-window fitted|whole] [--commit-window fitted|whole] [--no-final-at-pause] [--no-pause-drafts] [--no-expected-text] [--no-settled-volatile] [--no-batch]] [--format text|json]",
         arguments: [("<file>", "The audio file to transcribe in every run.")],
         commandOptions: [
             .value("runs", "N", help: "Timed runs (default: 3; with --stream, 1: each stream is paired with its\nown decode of the last 2 s, and N streams print min and median)."),
@@ -28,6 +28,7 @@ struct BenchCommand: SpeechCommand {
             .flag("final-at-pause", help: "With --stream: decode the final when the speaker pauses, ready if the\nutterance ends there (default: on).", onByDefault: true),
             .flag("pause-drafts", help: "With --stream: when the speaker goes on after a pause, confirm the pause's\nclosed segments, drop their audio and start the next pass from the rest (default: on).", onByDefault: true),
             .flag("expected-text", help: "With --stream: each volatile pass checks the last one's text in one decoder\npass and decodes step by step only where it differs (default: on).", onByDefault: true),
+            .flag("settled-volatile", help: "With --stream: volatile words two passes in a row heard the same, 1.5 s before\nthe audio's end, stay as they are, and later volatile passes hear only the audio after them (default: on).", onByDefault: true),
             .flag("batch", help: "With --stream: also transcribe the file in batch and score the stream\nagainst it (default: on).", onByDefault: true),
             .value("format", "format", help: "Output: text or json (default: text)."),
         ],
@@ -88,6 +89,8 @@ struct BenchCommand: SpeechCommand {
     var keepsPausePass: Bool
     /// `--no-expected-text` decodes every volatile pass token by token.
     var expectsLastVolatileText: Bool
+    /// `--no-settled-volatile`: every volatile pass hears all the audio not final yet.
+    var settlesVolatileWords: Bool
     /// `--against faster-whisper`.
     var comparesWithFasterWhisper: Bool
     /// Beam widths of the comparison: `--beam`'s, else greedy and 5.
@@ -118,10 +121,11 @@ struct BenchCommand: SpeechCommand {
         decodesFinalAtPause = arguments.flag("final-at-pause", default: true)
         keepsPausePass = arguments.flag("pause-drafts", default: true)
         expectsLastVolatileText = arguments.flag("expected-text", default: true)
+        settlesVolatileWords = arguments.flag("settled-volatile", default: true)
         if !stream && (arguments.value("rss-every") != nil || !comparesWithBatch || !decodesFinalAtPause
-                       || !keepsPausePass || !expectsLastVolatileText || arguments.value("volatile-window") != nil
+                       || !keepsPausePass || !expectsLastVolatileText || !settlesVolatileWords || arguments.value("volatile-window") != nil
                        || arguments.value("commit-window") != nil) {
-            throw UsageError("--rss-every, --volatile-window, --commit-window, --no-final-at-pause, --no-pause-drafts, --no-expected-text and --no-batch go with --stream.")
+            throw UsageError("--rss-every, --volatile-window, --commit-window, --no-final-at-pause, --no-pause-drafts, --no-expected-text, --no-settled-volatile and --no-batch go with --stream.")
         }
         comparesWithFasterWhisper = try arguments.choice("against", from: ["faster-whisper"]) != nil
         comparisonBeams = arguments.value("beam") == nil ? [1, 5] : [decoding.beamSize]
@@ -207,6 +211,7 @@ struct BenchCommand: SpeechCommand {
         options.decodesFinalAtPause = decodesFinalAtPause
         options.keepsPausePassWhenSpeechResumes = keepsPausePass
         options.volatilePassesExpectTheLastText = expectsLastVolatileText
+        options.settlesVolatileWords = settlesVolatileWords
         let fast = ModelCache.shared.volatileTranscriber(language: options.transcription.language)
         // The machines' speed drifts within minutes: each run's final is set
         // against its own run's decode of the last 2 s, and the batch pass

@@ -230,6 +230,8 @@ struct StreamingPipelineTests {
         var forced: [[Segment]] = [], decoded: [Transcript] = [], prompts: [String?] = [], accurateSamples: [Int] = []
         /// Each fast pass's prompt and the stream time of its event count when it ran.
         var fastPrompts: [String?] = [], fastAtEvent: [Int] = []
+        /// Samples fed when each fast pass ran (the stream's end then; a pass may hear less of it).
+        var fed = 0, fastFed: [Int] = []
         /// Each fast pass's expected segments and result; whether any accurate pass had expected segments.
         var fastExpected: [[Segment]] = [], fastDecoded: [Transcript] = [], accurateExpected = false
         /// The log-mel frames each accurate and fast pass's encoder window holds.
@@ -256,6 +258,7 @@ struct StreamingPipelineTests {
                 log.fast.append(samples.count)
                 log.fastPrompts.append(transcription.initialPrompt)
                 log.fastAtEvent.append(log.events.count)
+                log.fastFed.append(log.fed)
                 log.fastExpected.append(transcription.expectedSegments)
                 log.fastWindows.append(transcription.encoderWindowFrames(contentFrames: samples.count / 160))
                 let transcript = Self.decode(samples, transcription, interruption, onWindow)
@@ -266,6 +269,7 @@ struct StreamingPipelineTests {
         var fed = 0
         while fed < live.count {
             let end = min(live.count, fed + StreamingPipeline.blockSampleCount)
+            log.fed = end
             try pipeline.consume(Array(live[fed..<end]))
             fed = end
         }
@@ -410,7 +414,10 @@ struct StreamingPipelineTests {
         let first = Self.voiced(seconds: 5), pause = Self.silence(seconds: 0.6), second = Self.voiced(seconds: 4)
         let live = Self.silence(seconds: 0.5) + first + pause + second + Self.silence(seconds: 0.5)
             + Self.voiced(seconds: 3)
-        let log = try Self.passes(over: live, options: StreamingOptions())
+        // Settled volatile words would move these passes' windows further (their own test).
+        var options = StreamingOptions()
+        options.settlesVolatileWords = false
+        let log = try Self.passes(over: live, options: options)
         let finals = Self.finals(log.events)
         try #require(finals.count == 2)
         let confirmedAt = firstFinalIndex(log.events)
@@ -435,11 +442,51 @@ struct StreamingPipelineTests {
         Self.expectInvariants(log.events)
     }
 
+    /// Volatile words two passes in a row heard the same, 1.5 s or more
+    /// before the audio's end, settle: later passes hear only the audio from
+    /// just before their end, with their text as the prompt, so a pass costs
+    /// the last seconds of speech however long the utterance; the volatile
+    /// text is the settled words plus the pass's, each word once and in
+    /// order. The final is the accurate pass's, settling or not.
+    @Test func settledVolatileWordsLeaveLaterPassesOnlyTheRest() throws {
+        let live = Self.silence(seconds: 0.5) + Self.voiced(seconds: 9) + Self.silence(seconds: 2.5)
+        var off = StreamingOptions()
+        off.settlesVolatileWords = false
+        let whole = try Self.passes(over: live, options: off)
+        let log = try Self.passes(over: live, options: StreamingOptions())
+        #expect(Self.finals(log.events).map(\.text) == Self.finals(whole.events).map(\.text))
+        try #require(Self.finals(log.events).count == 1)
+        // Without settling each pass hears the whole buffer; with it, the late passes hear a few seconds.
+        #expect(whole.fast.max().map { Double($0) / Self.rate > 8 } == true)
+        let late = log.fast.indices.filter { Double(log.fastFed[$0]) / Self.rate > 6 }
+        try #require(late.count >= 4)
+        for pass in late {
+            #expect(Double(log.fast[pass]) / Self.rate < 4, "pass \(pass) heard \(log.fast[pass]) samples")
+            let prompt = try #require(log.fastPrompts[pass], "the settled words are the prompt")
+            #expect(prompt.split(separator: " ").count >= 8)
+        }
+        let volatiles = log.events.compactMap { if case .volatile(let h) = $0 { h } else { nil } }
+        for hypothesis in volatiles {
+            let starts = hypothesis.words.map(\.startSeconds)
+            #expect(zip(starts, starts.dropFirst()).allSatisfy { $0 + 0.15 < $1 }, "each word once, in order")
+            #expect(hypothesis.text == hypothesis.words.map(\.word).joined().trimmingCharacters(in: .whitespaces))
+        }
+        // The last volatile text before the final has its words, at its times.
+        let final = Self.finals(log.events)[0]
+        let last = try #require(volatiles.last)
+        #expect(last.words.count >= final.words.count - 2)
+        for word in last.words {
+            #expect(final.words.contains { abs($0.startSeconds - word.startSeconds) <= 0.021 },
+                    "a volatile word at \(word.startSeconds) s the final does not have")
+        }
+        Self.expectInvariants(log.events)
+    }
+
     /// A volatile pass expects what the one before it decoded when both
     /// heard the buffer from the same start (`expectedSegments`: checked,
-    /// not forced); after words were confirmed at a pause or committed, the
-    /// buffer starts elsewhere and the prompt is longer, so it expects
-    /// nothing. Accurate passes (beam search) never get any.
+    /// not forced); after words were confirmed at a pause or committed, or
+    /// volatile words settled, the window starts elsewhere and the prompt is
+    /// longer, so it expects nothing. Accurate passes (beam search) never get any.
     @Test func aVolatilePassExpectsTheLastOnesSegmentsOverTheSameBuffer() throws {
         let live = Self.silence(seconds: 0.5) + Self.voiced(seconds: 5) + Self.silence(seconds: 0.6)
             + Self.voiced(seconds: 4) + Self.silence(seconds: 2.5) + Self.voiced(seconds: 3)
@@ -447,9 +494,10 @@ struct StreamingPipelineTests {
         try #require(Self.finals(log.events).count >= 2)
         var expecting = 0, fresh = 0
         for pass in log.fast.indices {
-            let bufferMoved = pass == 0 || log.events[log.fastAtEvent[pass - 1]..<log.fastAtEvent[pass]].contains {
-                if case .final = $0 { true } else { false }
-            }
+            let bufferMoved = pass == 0 || log.fastPrompts[pass] != log.fastPrompts[pass - 1]
+                || log.events[log.fastAtEvent[pass - 1]..<log.fastAtEvent[pass]].contains {
+                    if case .final = $0 { true } else { false }
+                }
             if bufferMoved {
                 #expect(log.fastExpected[pass].isEmpty, "pass \(pass) after the buffer moved")
                 fresh += 1
@@ -530,7 +578,7 @@ struct StreamingPipelineTests {
         options.decodesFinalAtPause = false
         let speech = Self.silence(seconds: 0.5) + Self.voiced(seconds: 2)
         let log = try Self.passes(over: speech + Self.silence(seconds: 1.9), options: options)
-        let afterSpeech = log.fast.filter { $0 > speech.count - Int(0.6 * Self.rate) }
+        let afterSpeech = log.fastFed.filter { $0 > speech.count + Int(0.6 * Self.rate) }
         #expect(log.fast.count >= 3, "passes run while speech goes on")
         #expect(afterSpeech.count <= 1, "passes over the silence: \(afterSpeech)")
     }
