@@ -18,7 +18,10 @@ import Foundation
 /// since its text is replaced, and runs only when speech was heard since the
 /// last one; it expects the last pass's segments (`expectedSegments`: checked
 /// in one decoder pass, kept as far as it would pick them anyway), so it
-/// decodes step by step only from where it hears otherwise. When the speaker
+/// decodes step by step only from where it hears otherwise; words two
+/// volatile passes in a row heard the same well before the audio's end
+/// settle, and later passes hear only the audio after them
+/// (`StreamingOptions.settlesVolatileWords`). When the speaker
 /// pauses, the accurate pass runs at once (`decodesFinalAtPause`): if the
 /// utterance ends there, its result is the final, so the final is ready
 /// when the endpoint or the end of input comes instead of decoded after it.

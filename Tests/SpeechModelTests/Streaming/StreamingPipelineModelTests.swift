@@ -76,34 +76,47 @@ struct StreamingPipelineModelTests {
         #expect(counts.errorCount <= 1, "stream: \(committed)\nbatch: \(batch.text)")
     }
 
-    /// Volatile passes that expect the last one's text show what they show
-    /// without it, pass for pass, with fewer decoder passes: three read clips
-    /// fed block by block (every volatile pass runs), whisper-tiny.en volatile.
-    @Test func volatilePassesThatExpectTheLastTextShowTheSameText() throws {
+    /// Three read clips, one after another (about 35 s).
+    private static func threeReadClips() throws -> [Float] {
         let corpus = "audio/librispeech-dev-clean/"
         var samples: [Float] = []
         for clip in ["1272-128104-0000", "2412-153948-0000", "1272-141231-0002"] {
             samples += try AudioDecoder.decode(contentsOf: Fixtures.corpusClip(corpus + clip + ".wav"))
         }
-        let accurate = StreamingPipeline.decoder({ try Models.transcriber(.whisperBase) }, cancellation: nil)
-        func stream(expecting: Bool) throws -> (volatiles: [String], finals: [String], workload: StreamingWorkload) {
-            var options = StreamingOptions()
-            options.transcription.language = "en"
-            options.volatilePassesExpectTheLastText = expecting
-            let workload = StreamingWorkload()
-            final class Sink: @unchecked Sendable { var events: [StreamingEvent] = [] }
-            let sink = Sink()
-            var pipeline = StreamingPipeline(
-                accurate: accurate,
-                fast: StreamingPipeline.decoder({ try Models.volatileTranscriber() }, cancellation: nil,
-                                                clock: workload.fastStages),
-                options: options, workload: workload) { sink.events.append($0) }
-            for start in stride(from: 0, to: samples.count, by: StreamingPipeline.blockSampleCount) {
-                try pipeline.consume(Array(samples[start..<min(samples.count, start + StreamingPipeline.blockSampleCount)]))
-            }
-            try pipeline.finish()
-            return (sink.events.compactMap { if case .volatile(let h) = $0 { h.text } else { nil } },
-                    sink.events.compactMap { if case .final(let h) = $0 { h.text } else { nil } }, workload)
+        return samples
+    }
+
+    /// `samples` streamed block by block (every volatile pass runs), English,
+    /// whisper-base accurate and whisper-tiny.en volatile.
+    private static func stream(_ samples: [Float], _ configure: (inout StreamingOptions) -> Void) throws
+        -> (volatiles: [String], finals: [String], events: [StreamingEvent], workload: StreamingWorkload) {
+        var options = StreamingOptions()
+        options.transcription.language = "en"
+        configure(&options)
+        let workload = StreamingWorkload()
+        final class Sink: @unchecked Sendable { var events: [StreamingEvent] = [] }
+        let sink = Sink()
+        var pipeline = StreamingPipeline(
+            accurate: StreamingPipeline.decoder({ try Models.transcriber(.whisperBase) }, cancellation: nil),
+            fast: StreamingPipeline.decoder({ try Models.volatileTranscriber() }, cancellation: nil,
+                                            clock: workload.fastStages),
+            options: options, workload: workload) { sink.events.append($0) }
+        for start in stride(from: 0, to: samples.count, by: StreamingPipeline.blockSampleCount) {
+            try pipeline.consume(Array(samples[start..<min(samples.count, start + StreamingPipeline.blockSampleCount)]))
+        }
+        try pipeline.finish()
+        return (sink.events.compactMap { if case .volatile(let h) = $0 { h.text } else { nil } },
+                sink.events.compactMap { if case .final(let h) = $0 { h.text } else { nil } }, sink.events, workload)
+    }
+
+    /// Volatile passes that expect the last one's text show what they show
+    /// without it, pass for pass, with fewer decoder passes: three read clips
+    /// fed block by block (every volatile pass runs), whisper-tiny.en volatile.
+    @Test func volatilePassesThatExpectTheLastTextShowTheSameText() throws {
+        let samples = try Self.threeReadClips()
+        func stream(expecting: Bool) throws -> (volatiles: [String], finals: [String], events: [StreamingEvent],
+                                                workload: StreamingWorkload) {
+            try Self.stream(samples) { $0.volatilePassesExpectTheLastText = expecting }
         }
         let plain = try stream(expecting: false)
         let expecting = try stream(expecting: true)
@@ -129,6 +142,39 @@ struct StreamingPipelineModelTests {
         // Each speculated token is a decoder pass saved (exactly, where the results agree).
         #expect(abs(decoderPasses(expecting.workload.fastStages) + speculated - plainPasses) <= 2 * differing.count)
         #expect(speculated * 3 > plainPasses, "\(speculated) of \(plainPasses) decoder passes speculated")
+    }
+
+    /// Settled volatile words (`StreamingOptions.settlesVolatileWords`) leave
+    /// the finals as they are and the volatile passes a fraction of the
+    /// audio to hear, and the volatile text the user sees before each final
+    /// is as close to it as when every pass hears everything: three read
+    /// clips, real models, every volatile pass run.
+    @Test func settledVolatileWordsKeepTheTextAndHearLess() throws {
+        let samples = try Self.threeReadClips()
+        let whole = try Self.stream(samples) { $0.settlesVolatileWords = false }
+        let settled = try Self.stream(samples) { _ in }
+        #expect(settled.finals == whole.finals)
+        let heard = settled.workload.tallies[.volatile]?.audioSeconds ?? 0
+        let heardWhole = whole.workload.tallies[.volatile]?.audioSeconds ?? 0
+        try #require(heardWhole > 100, "\(heardWhole) s of audio in volatile passes")
+        #expect(heard < 0.7 * heardWhole, "volatile passes heard \(heard) s against \(heardWhole) s")
+        /// Errors of the last volatile text before each final, against that final.
+        func lastVolatileErrors(_ events: [StreamingEvent]) -> Int {
+            var last: String?, errors = 0
+            for event in events {
+                switch event {
+                case .volatile(let hypothesis): last = hypothesis.text
+                case .final(let hypothesis):
+                    errors += TranscriptScorer().score(reference: hypothesis.text, hypothesis: last ?? "",
+                                                       languageTag: "en").counts.errorCount
+                    last = nil
+                default: break
+                }
+            }
+            return errors
+        }
+        let settledErrors = lastVolatileErrors(settled.events), wholeErrors = lastVolatileErrors(whole.events)
+        #expect(settledErrors <= wholeErrors + 2, "\(settledErrors) against \(wholeErrors) words off the finals")
     }
 
     /// Finals over fitted windows (the pending audio plus 15 s) are as

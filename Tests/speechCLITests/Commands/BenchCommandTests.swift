@@ -23,6 +23,8 @@ import Testing
         #expect(try !self.command(["a.wav", "--stream", "--no-pause-drafts"]).keepsPausePass)
         #expect(try self.command(["a.wav", "--stream"]).expectsLastVolatileText)
         #expect(try !self.command(["a.wav", "--stream", "--no-expected-text"]).expectsLastVolatileText)
+        #expect(try self.command(["a.wav", "--stream"]).settlesVolatileWords)
+        #expect(try !self.command(["a.wav", "--stream", "--no-settled-volatile"]).settlesVolatileWords)
         #expect(command.decoding.fitsCommitWindowToAudio)
         #expect(command.decoding.streamingOptions().fitsCommitWindowToAudio)
         let whole = try self.command(["a.wav", "--stream", "--commit-window", "whole"])
@@ -77,6 +79,7 @@ import Testing
                           ["a.wav", "--against", "whisper.cpp"], ["a.wav", "--against", "faster-whisper", "--stream"],
                           ["a.wav", "--stream", "--batch-size", "4"], ["a.wav", "--batch-size", "0"],
                           ["a.wav", "--batch-size", "33"], ["a.wav", "--volatile-window", "whole"], ["a.wav", "--no-final-at-pause"], ["a.wav", "--no-pause-drafts"], ["a.wav", "--no-expected-text"],
+                          ["a.wav", "--no-settled-volatile"],
                           ["a.wav", "--commit-window", "whole"], ["a.wav", "--stream", "--commit-window", "half"],
                           ["a.wav", "--stream", "--volatile-window", "half"]] {
             #expect(throws: UsageError.self, "\(arguments)") { try command(arguments) }
