@@ -63,6 +63,15 @@ struct StreamingPipeline {
     var bufferLimitSeconds = 24.0
     /// Speech heard before the first volatile pass: enough for a word or two.
     var firstVolatileDelaySeconds = 0.3
+    /// Until the pending speech has a volatile result, passes come this often
+    /// instead of every `volatileIntervalSeconds`: the first pass, 0.3 s in,
+    /// often hears less than a word ("Mis…") and gives no text, and waiting
+    /// a whole interval for the next made the first result come a second
+    /// after onset. A pass over a second of audio is the cheapest there is;
+    /// past `volatileRetryBufferSeconds` of buffer (noise the detector takes
+    /// for speech, words the model does not write) passes take the interval.
+    var volatileRetrySeconds = 0.1
+    var volatileRetryBufferSeconds = 3.0
     /// Audio kept before detected speech so onsets are not clipped.
     var prerollSeconds = 0.6
     /// After a commit, audio kept before the next onset: the detector can take
@@ -368,7 +377,7 @@ struct StreamingPipeline {
                         && silence >= (isShort ? pauseSecondsBeforeFinalPassOfShortUtterance : pauseSecondsBeforeFinalPass) {
                 try decodeFinalAtPause()
             } else if options.reportsVolatileResults && mayRunVolatile
-                        && seconds(totalSamples - samplesAtLastVolatile) >= options.volatileIntervalSeconds
+                        && seconds(totalSamples - samplesAtLastVolatile) >= volatileIntervalSeconds
                         && heardSpeechSinceLastVolatilePass {
                 samplesAtLastVolatile = totalSamples
                 if let hypothesis = try volatileHypothesis() {
@@ -378,6 +387,13 @@ struct StreamingPipeline {
             }
         }
         emit(.progress(processedSeconds: seconds(totalSamples)))
+    }
+
+    /// Seconds from one volatile pass to the next: shorter while the pending
+    /// speech has no volatile result yet.
+    private var volatileIntervalSeconds: Double {
+        reportedVolatileSinceCommit || seconds(buffer.count) >= volatileRetryBufferSeconds
+            ? options.volatileIntervalSeconds : min(volatileRetrySeconds, options.volatileIntervalSeconds)
     }
 
     /// Whether the detector heard speech after the last volatile pass began:
@@ -414,8 +430,8 @@ struct StreamingPipeline {
                 }
                 // The first volatile pass comes `firstVolatileDelaySeconds` after onset, then one per interval.
                 if !bufferHasSpeech {
-                    let early = max(0, options.volatileIntervalSeconds - firstVolatileDelaySeconds)
-                    samplesAtLastVolatile = totalSamples - Int(early * Self.sampleRate)
+                    let early = volatileIntervalSeconds - firstVolatileDelaySeconds
+                    samplesAtLastVolatile = totalSamples - Int((early * Self.sampleRate).rounded())
                 }
                 bufferHasSpeech = true
                 emit(.speechDetected(atSeconds: seconds(detectorOrigin + index)))

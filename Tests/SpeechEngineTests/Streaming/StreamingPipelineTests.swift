@@ -238,8 +238,11 @@ struct StreamingPipelineTests {
         var accurateWindows: [Int] = [], fastWindows: [Int] = []
     }
 
+    /// `fastWritesNothing(pass)`: the fast pass of that index hears no words
+    /// (a piece of a word, noise the detector took for speech).
     private static func passes(over live: [Float], options: StreamingOptions,
-                               workload: StreamingWorkload? = nil) throws -> PassLog {
+                               workload: StreamingWorkload? = nil,
+                               fastWritesNothing: @escaping @Sendable (Int) -> Bool = { _ in false }) throws -> PassLog {
         let log = PassLog()
         var pipeline = StreamingPipeline(
             accurate: { samples, transcription, interruption, onWindow in
@@ -261,7 +264,10 @@ struct StreamingPipelineTests {
                 log.fastFed.append(log.fed)
                 log.fastExpected.append(transcription.expectedSegments)
                 log.fastWindows.append(transcription.encoderWindowFrames(contentFrames: samples.count / 160))
-                let transcript = Self.decode(samples, transcription, interruption, onWindow)
+                let transcript = fastWritesNothing(log.fast.count - 1)
+                    ? Transcript(segments: [], language: "en", languageProbability: 1,
+                                 durationSeconds: Double(samples.count) / Self.rate)
+                    : Self.decode(samples, transcription, interruption, onWindow)
                 log.fastDecoded.append(transcript)
                 return transcript
             },
@@ -569,6 +575,28 @@ struct StreamingPipelineTests {
         #expect(afterLeadIn.first?.text == "", "all its words are kept: its text is as it was")
         #expect(StreamingPipeline.remainder(of: segments, after: 0.6, byWordEnds: true).first?.words.count == 1,
                 "a word ending before the boundary is a piece of one already final")
+    }
+
+    /// Until the pending speech has a volatile result, passes come every
+    /// block (0.1 s) instead of every 0.5 s: a first pass that heard only a
+    /// piece of a word does not hold the first result back a whole interval.
+    /// Past 3 s of buffer without words, passes take the interval again.
+    @Test func passesComeSoonerUntilTheFirstVolatileResult() throws {
+        let live = Self.silence(seconds: 0.5) + Self.voiced(seconds: 6) + Self.silence(seconds: 2.5)
+        func gaps(_ log: PassLog) -> [Double] {
+            zip(log.fastFed, log.fastFed.dropFirst()).map { Double($1 - $0) / Self.rate }
+        }
+        let twoEmpty = try Self.passes(over: live, options: StreamingOptions()) { $0 < 2 }
+        try #require(twoEmpty.fast.count >= 8)
+        #expect(gaps(twoEmpty).prefix(2).allSatisfy { abs($0 - 0.1) < 1e-6 }, "\(gaps(twoEmpty))")
+        #expect(gaps(twoEmpty).dropFirst(2).prefix(4).allSatisfy { $0 >= 0.5 - 1e-6 }, "\(gaps(twoEmpty))")
+        let firstVolatile = try #require(twoEmpty.events.firstIndex { if case .volatile = $0 { true } else { false } })
+        #expect(twoEmpty.fastAtEvent[2] <= firstVolatile, "the third pass gives the first result")
+
+        let never = try Self.passes(over: live, options: StreamingOptions()) { _ in true }
+        let early = never.fast.indices.filter { Double(never.fast[$0]) / Self.rate < 3 }
+        #expect(gaps(never).prefix(early.count - 1).allSatisfy { abs($0 - 0.1) < 1e-6 })
+        #expect(gaps(never).dropFirst(early.count).allSatisfy { $0 >= 0.5 - 1e-6 }, "\(gaps(never))")
     }
 
     /// While nothing is said, another volatile pass would decode the same
