@@ -153,13 +153,12 @@ struct StreamingPipeline {
     /// second longer, expects them (`TranscriptionOptions.expectedSegments`)
     /// and decodes step by step only from where it hears otherwise.
     private var lastVolatile: (windowStart: Int, segments: [Segment])?
-    /// Volatile words settled (`StreamingOptions.settlesVolatileWords`), in
-    /// stream time, and the buffer and final text they follow: a commit or
-    /// a cut at a pause moves either, and the words start over.
-    private var settled: (bufferStart: Int, committedEndSeconds: Double, words: [WordTiming])?
-    /// The last volatile pass's words after the settled ones, in stream
-    /// time: the next pass's words agree with them or not.
-    private var lastUnsettled: (bufferStart: Int, committedEndSeconds: Double, words: [WordTiming])?
+    /// Volatile words settled (`StreamingOptions.settlesVolatileWords`) and
+    /// the last pass's words after them (the next pass's words agree with
+    /// those or not), in stream time, with the buffer and final text they
+    /// follow: a commit or a cut at a pause moves either, and both start over.
+    private var settling: (bufferStart: Int, committedEndSeconds: Double, settled: [WordTiming],
+                           unsettled: [WordTiming])?
     /// How long before the audio's end a word must end to settle: the last
     /// second or so of a pass is what the next pass hears differently.
     var settleLagSeconds = 1.5
@@ -623,7 +622,7 @@ struct StreamingPipeline {
         // Volatile text is replaced within a second; encoding 30 s for each
         // half-second update was most of what streaming cost.
         transcription.fitsEncoderWindowToAudio = options.fitsVolatileWindowToAudio
-        let settledWords = currentSettledWords
+        let settledWords = currentSettling.settled
         let settledEnd = settledWords.last.map(\.endSeconds)
         // The window opens a lead-in before the settled words end, as after a cut at a pause.
         let windowOffset = settledEnd.map {
@@ -662,11 +661,11 @@ struct StreamingPipeline {
                                    text: all.map(\.word).joined().trimmingCharacters(in: .whitespaces), words: all)
     }
 
-    /// The settled words, while the buffer and the final text are those they followed.
-    private var currentSettledWords: [WordTiming] {
-        guard options.settlesVolatileWords, let settled, settled.bufferStart == bufferStart,
-              settled.committedEndSeconds == committedEndSeconds else { return [] }
-        return settled.words
+    /// `settling`'s words, while the buffer and the final text are those they followed.
+    private var currentSettling: (settled: [WordTiming], unsettled: [WordTiming]) {
+        guard options.settlesVolatileWords, let settling, settling.bufferStart == bufferStart,
+              settling.committedEndSeconds == committedEndSeconds else { return ([], []) }
+        return (settling.settled, settling.unsettled)
     }
 
     /// Settles the words at the start of `words` (this pass's, after the
@@ -674,17 +673,15 @@ struct StreamingPipeline {
     /// two passes) and that end `settleLagSeconds` before the audio's end,
     /// once they reach `settleStepSeconds` past what is settled.
     private mutating func settle(_ settledWords: [WordTiming], then words: [WordTiming]) {
-        // The last pass's words count only over the same buffer after the same final text.
-        let previous = lastUnsettled.flatMap {
-            $0.bufferStart == bufferStart && $0.committedEndSeconds == committedEndSeconds ? $0.words : nil
-        } ?? []
-        lastUnsettled = (bufferStart, committedEndSeconds, words)
+        let previous = currentSettling.unsettled
         let latest = seconds(bufferStart + buffer.count) - settleLagSeconds
         let agreed = zip(previous, words).prefix { Self.sameWord($0, $1) && $1.endSeconds <= latest }.map(\.1)
         let from = settledWords.last?.endSeconds ?? committedEndSeconds
-        guard let last = agreed.last, last.endSeconds - from >= settleStepSeconds else { return }
-        settled = (bufferStart, committedEndSeconds, settledWords + agreed)
-        lastUnsettled = (bufferStart, committedEndSeconds, Array(words.dropFirst(agreed.count)))
+        if let last = agreed.last, last.endSeconds - from >= settleStepSeconds {
+            settling = (bufferStart, committedEndSeconds, settledWords + agreed, Array(words.dropFirst(agreed.count)))
+        } else {
+            settling = (bufferStart, committedEndSeconds, settledWords, words)
+        }
     }
 
     /// Two passes heard the same word: the same letters and digits, whatever
